@@ -1,0 +1,57 @@
+"""coinrow: exact solvers, pictures, play and analysis for the coins-in-a-line game.
+
+>>> import coinrow
+>>> coinrow.solve([3, 2, 2, 3, 1, 2]).first_total
+8
+"""
+
+from __future__ import annotations
+
+from .engines import ENGINES
+from .engines.cooperative import cooperative_total as _cooperative_total
+from .engines.table import Table
+from .errors import (
+    CoinrowError,
+    IllegalMoveError,
+    InvalidCoinError,
+    RowTooLongError,
+    StrategyUnavailableError,
+    SubgameError,
+    TableTooLargeError,
+    UnknownEngineError,
+)
+from .game import Game, Move, Position, TranscriptRow
+from .numbers import Value, coerce_coins, exact_row, parse_coins
+from .solution import Solution, best_moves, solve
+from .strategies import greedy_total, parity_total
+
+__version__ = "0.1.0"
+
+cooperative_total = exact_row(_cooperative_total)
+
+__all__ = [
+    "ENGINES",
+    "CoinrowError",
+    "Game",
+    "IllegalMoveError",
+    "InvalidCoinError",
+    "Move",
+    "Position",
+    "RowTooLongError",
+    "Solution",
+    "StrategyUnavailableError",
+    "SubgameError",
+    "Table",
+    "TableTooLargeError",
+    "TranscriptRow",
+    "UnknownEngineError",
+    "Value",
+    "__version__",
+    "best_moves",
+    "coerce_coins",
+    "cooperative_total",
+    "greedy_total",
+    "parity_total",
+    "parse_coins",
+    "solve",
+]

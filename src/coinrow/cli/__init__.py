@@ -1,0 +1,132 @@
+"""The ``coinrow`` command line (Typer + Rich). Commands only parse, call the library, print.
+
+Each command group lives in its own module and registers itself on :data:`app`. Errors in
+the input end the command with exit status 2 and one line on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+import typer
+
+from .. import __version__
+from ..errors import CoinrowError
+from ..numbers import Value, coerce_coins, parse_coins
+
+app = typer.Typer(
+    name="coinrow",
+    help="Solve, draw, play and study the coins-in-a-line game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+#: Settings for commands that take coins as arguments, so negative coins are not options.
+COIN_ARGS = {"ignore_unknown_options": True}
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"coinrow {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print the version and exit."
+    ),
+) -> None:
+    """Solve, draw, play and study the coins-in-a-line game."""
+
+
+class CommandLineError(CoinrowError):
+    """A problem with the command line itself (missing coins, conflicting options...)."""
+
+
+def fail(message: str) -> NoReturn:
+    """Stop the command with a usage error (exit status 2, one line on stderr)."""
+    raise CommandLineError(message)
+
+
+def read_coins(tokens: list[str] | None, file: Path | None) -> list[Value]:
+    """Coins from arguments, from ``-`` (standard input) or from a file (``.npy`` or text)."""
+    tokens = tokens or []
+    if file is not None:
+        if tokens:
+            fail("give coins either as arguments or with --file, not both")
+        return _read_file(file)
+    if tokens == ["-"]:
+        return parse_coins(sys.stdin.read())
+    if "-" in tokens:
+        fail("'-' (read standard input) must be the only coin argument")
+    options = [token for token in tokens if token.startswith("--")]
+    if options:
+        fail(f"no such option: {options[0]} (see --help)")
+    if not tokens:
+        fail("no coins given: pass them as arguments, with --file PATH, or '-' for stdin")
+    return coerce_coins(tokens)
+
+
+def _read_file(path: Path) -> list[Value]:
+    if not path.is_file():
+        fail(f"no such file: {path}")
+    if path.suffix == ".npy":
+        import numpy as np
+
+        try:
+            array = np.load(path, mmap_mode="r", allow_pickle=False)
+        except ValueError as error:
+            fail(f"{path}: not a readable .npy array ({error})")
+        if array.ndim != 1:
+            fail(f"{path}: expected a one-dimensional array, got shape {array.shape}")
+        return coerce_coins(array)
+    try:
+        text = path.read_text()
+    except UnicodeDecodeError:
+        fail(f"{path}: not a text file (use whitespace/comma separated numbers or .npy)")
+    return parse_coins(text)
+
+
+def print_json(data: Any) -> None:
+    """Print a JSON document on stdout."""
+    sys.stdout.write(json.dumps(data, indent=2) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point: run the app, turning every input error into exit status 2."""
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv, prog_name="coinrow", standalone_mode=False)
+    except typer.Exit as stop:
+        return stop.exit_code
+    except typer.Abort:
+        sys.stderr.write("coinrow: interrupted\n")
+        return 130
+    except typer.TyperException as error:  # click's usage errors: unknown option, bad value...
+        if not error.format_message():  # no arguments at all: the help was printed
+            return 0
+        sys.stderr.write(f"coinrow: error: {_one_line(error.format_message())}\n")
+        return 2
+    except CoinrowError as error:
+        sys.stderr.write(f"coinrow: error: {_one_line(str(error))}\n")
+        return 2
+    except KeyboardInterrupt:
+        sys.stderr.write("coinrow: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return result if isinstance(result, int) else 0
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+from . import solve  # noqa: E402, F401  (each module registers its commands on app)
+
+__all__ = ["app", "main", "read_coins"]

@@ -1,0 +1,76 @@
+"""``coinrow solve``: totals, margin, winner, the optimal line and who takes which coins."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from ..engines import ENGINES
+from ..numbers import format_value
+from ..solution import Solution, solve
+from . import COIN_ARGS, app, fail, print_json, read_coins
+
+#: Longest row whose transcript is printed move by move.
+TRANSCRIPT_LIMIT = 100
+
+
+@app.command("solve", context_settings=COIN_ARGS)
+def solve_command(
+    coins: list[str] | None = typer.Argument(
+        None, help="Coin values, or '-' to read them from standard input."
+    ),
+    file: Path | None = typer.Option(
+        None, "--file", "-f", help="Read coins from a text file or a .npy array."
+    ),
+    engine: str = typer.Option(
+        "reduction", "--engine", "-e", help=f"One of: {', '.join(ENGINES)}."
+    ),
+    as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
+) -> None:
+    """Solve a row: the most each player gets, who wins, and one optimal line."""
+    if engine not in ENGINES:
+        fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
+    solution = solve(read_coins(coins, file), engine=engine)
+    if as_json:
+        print_json(solution.to_dict())
+    else:
+        print_solution(solution, Console())
+
+
+def print_solution(solution: Solution, console: Console) -> None:
+    """Rich summary, transcript and coins taken."""
+    n = len(solution.coins)
+    first, second = format_value(solution.first_total), format_value(solution.second_total)
+    verdict = {
+        "first": f"the first player wins by {format_value(solution.margin)}",
+        "second": f"the second player wins by {format_value(-solution.margin)}",
+        "tie": "the game is a tie",
+    }[solution.outcome]
+    console.print(f"{n} coins: first player {first}, second player {second}; {verdict}.")
+    best = " or ".join(sorted(solution.first_moves)) or "none"
+    console.print(f"Best first move: {best}.  Optimal line: {solution.line or '(empty)'}")
+    if n > TRANSCRIPT_LIMIT:
+        console.print(f"(transcript omitted for more than {TRANSCRIPT_LIMIT} coins; use --json)")
+        return
+    table = RichTable(title="Optimal play")
+    for header in ("#", "Coins left", "Player", "Move", "Takes", "First", "Second"):
+        table.add_column(
+            header, justify="right" if header in ("#", "Takes", "First", "Second") else "left"
+        )
+    for row in solution.transcript():
+        table.add_row(
+            str(row.step),
+            str(row.before),
+            row.player,
+            row.move,
+            format_value(row.coin),
+            format_value(row.first_total),
+            format_value(row.second_total),
+        )
+    console.print(table)
+    for label, indices in (("First", solution.first_coins), ("Second", solution.second_coins)):
+        taken = ", ".join(f"{format_value(solution.coins[i])} (#{i + 1})" for i in indices)
+        console.print(f"{label} player takes: {taken or 'nothing'}")

@@ -1,0 +1,129 @@
+"""Bottom-up interval DP (the textbook tabulation), and :class:`Table` of every subgame.
+
+V(i, j) = S(i, j) - min(V(i+1, j), V(i, j-1)), V(i, i) = a_i, filled diagonal by diagonal.
+Only values are stored; the move table is derived from them (taking the left coin is optimal
+when V(i+1, j) <= V(i, j-1)).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import accumulate
+
+from ..errors import SubgameError, TableTooLargeError
+from ..numbers import Value, coerce_coins, exact_arithmetic, zero_like
+from . import EngineResult, moves_from_margins
+
+#: Bytes the full table may use before :class:`Table` refuses the row.
+MEMORY_BUDGET: int = 4 * 2**30
+
+#: Estimated bytes per subgame of the pure-Python table (a list slot and its number).
+BYTES_PER_CELL: int = 40
+
+
+def cell_count(n: int) -> int:
+    """Number of subgames i..j of a row of n coins (O(1)).
+
+    >>> cell_count(4)
+    10
+    """
+    return n * (n + 1) // 2
+
+
+class Table:
+    """Values and optimal moves of every subgame ``i..j`` of a row.
+
+    Building costs O(n^2) time and memory; every query is O(1).
+
+    >>> table = Table([1, 2, 4, 3])
+    >>> table.value(0, 3), table.margin(0, 3), table.moves(0, 3), table.moves(1, 3)
+    (5, 0, 'LR', 'LR')
+    """
+
+    def __init__(self, coins: Sequence[object], memory_budget: int | None = None) -> None:
+        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
+        n = len(self.coins)
+        budget = MEMORY_BUDGET if memory_budget is None else memory_budget
+        needed = cell_count(n) * BYTES_PER_CELL
+        if needed > budget:
+            raise TableTooLargeError(
+                f"a table of {n} coins needs about {needed / 2**30:.1f} GiB, over the "
+                f"{budget / 2**30:.1f} GiB budget; use solve() for the value and line"
+            )
+        zero = zero_like(list(self.coins))
+        with exact_arithmetic():
+            self._prefix: list[Value] = [zero, *accumulate(self.coins)]
+            self._diagonals = self._fill()
+
+    def _fill(self) -> list[list[Value]]:
+        coins, prefix = self.coins, self._prefix
+        diagonals = [list(coins)]
+        previous = diagonals[0]
+        for width in range(1, len(coins)):
+            current = [
+                prefix[i + width + 1] - prefix[i] - min(previous[i + 1], previous[i])
+                for i in range(len(coins) - width)
+            ]
+            diagonals.append(current)
+            previous = current
+        return diagonals
+
+    def __len__(self) -> int:
+        return len(self.coins)
+
+    def _check(self, i: int, j: int) -> None:
+        if not 0 <= i <= j < len(self.coins):
+            raise SubgameError(f"subgame {i}..{j} is not inside a row of {len(self.coins)} coins")
+
+    def total(self, i: int, j: int) -> Value:
+        """Sum of coins i..j (O(1))."""
+        self._check(i, j)
+        with exact_arithmetic():
+            return self._prefix[j + 1] - self._prefix[i]
+
+    def value(self, i: int, j: int) -> Value:
+        """Most the player to move in subgame i..j can guarantee (O(1))."""
+        self._check(i, j)
+        return self._diagonals[j - i][i]
+
+    def margin(self, i: int, j: int) -> Value:
+        """Mover's total minus the other's in subgame i..j under optimal play (O(1))."""
+        value = self.value(i, j)
+        with exact_arithmetic():
+            return value + value - self.total(i, j)
+
+    def moves(self, i: int, j: int) -> str:
+        """Optimal move(s) in subgame i..j: ``"L"``, ``"R"`` or ``"LR"`` (O(1))."""
+        self._check(i, j)
+        if i == j:
+            return "LR"
+        # The mover gets S(i, j) minus what the opponent then gets, so the smaller child wins.
+        after_left, after_right = self._diagonals[j - i - 1][i + 1], self._diagonals[j - i - 1][i]
+        return moves_from_margins(after_right, after_left)
+
+    def line(self) -> str:
+        """The optimal line taking ``L`` whenever both moves are optimal (O(n))."""
+        lo, hi, moves = 0, len(self.coins) - 1, []
+        while lo <= hi:
+            move = self.moves(lo, hi)[0]
+            moves.append(move)
+            lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
+        return "".join(moves)
+
+    def __repr__(self) -> str:
+        shown = " ".join(map(str, self.coins[:12])) + (" ..." if len(self.coins) > 12 else "")
+        return f"<Table of {len(self.coins)} coins: {shown}>"
+
+
+def solve(coins: Sequence[Value]) -> EngineResult:
+    """Solve by filling the whole table (O(n^2) time and memory).
+
+    >>> solve([8, 15, 3, 7])
+    EngineResult(margin=11, line='RLLL', first_moves=frozenset({'R'}))
+    """
+    if not coins:
+        return EngineResult(0, "", frozenset())
+    table = Table(coins)
+    return EngineResult(
+        table.margin(0, len(coins) - 1), table.line(), frozenset(table.moves(0, len(coins) - 1))
+    )

@@ -1,0 +1,42 @@
+"""Exception classes. Every error coinrow raises for bad input subclasses :class:`CoinrowError`,
+which subclasses :class:`ValueError`, so ``except ValueError`` catches them all."""
+
+from __future__ import annotations
+
+
+class CoinrowError(ValueError):
+    """Base class of every input error raised by coinrow."""
+
+
+class InvalidCoinError(CoinrowError):
+    """A coin value is not an exact finite number (position is 0-based)."""
+
+    def __init__(self, position: int, token: object, reason: str) -> None:
+        self.position = position
+        self.token = token
+        self.reason = reason
+        super().__init__(f"coin {position + 1} ({token!r}): {reason}")
+
+
+class UnknownEngineError(CoinrowError):
+    """The engine name is not one of :data:`coinrow.ENGINES`."""
+
+
+class RowTooLongError(CoinrowError):
+    """The row is too long for the requested engine or picture."""
+
+
+class TableTooLargeError(RowTooLongError):
+    """The full subgame table would exceed the memory budget."""
+
+
+class StrategyUnavailableError(CoinrowError):
+    """A strategy is not defined for this row (for example the parity strategy for odd n)."""
+
+
+class SubgameError(CoinrowError):
+    """A subgame index range ``lo..hi`` is not inside the row."""
+
+
+class IllegalMoveError(CoinrowError):
+    """A move is not ``"L"`` or ``"R"``, or the game is already over."""

@@ -1,0 +1,234 @@
+"""The game model: moves, positions, games and their transcripts.
+
+A :class:`Position` is a subgame ``lo..hi`` of a row together with whose turn it is; a
+:class:`Game` is a row and the moves played so far (with undo). Text forms: a move is ``"L"``
+or ``"R"``; a line of moves is a string such as ``"LLRRL"``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from .errors import IllegalMoveError
+from .numbers import Value, coerce_coins, exact_arithmetic, zero_like
+
+Move = Literal["L", "R"]
+Player = Literal["first", "second"]
+MOVES: tuple[Move, Move] = ("L", "R")
+
+
+def parse_moves(text: str) -> str:
+    """Validate a line of moves; spaces and commas are ignored, case is folded (O(len)).
+
+    >>> parse_moves("l r, L")
+    'LRL'
+    >>> parse_moves("LXR")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.IllegalMoveError: move 2 is 'X'; moves are L (take the left coin) or R
+    """
+    line = "".join(text.split()).replace(",", "").upper()
+    for index, move in enumerate(line):
+        if move not in MOVES:
+            raise IllegalMoveError(
+                f"move {index + 1} is {move!r}; moves are L (take the left coin) or R"
+            )
+    return line
+
+
+def taken_indices(n: int, line: str) -> list[int]:
+    """Index of the coin each move of ``line`` takes from a row of ``n`` coins (O(len)).
+
+    >>> taken_indices(4, "RLLL")
+    [3, 0, 1, 2]
+    """
+    lo, hi, indices = 0, n - 1, []
+    for move in line:
+        if lo > hi:
+            raise IllegalMoveError(f"the line has {len(line)} moves for a row of {n} coins")
+        if move == "L":
+            indices.append(lo)
+            lo += 1
+        elif move == "R":
+            indices.append(hi)
+            hi -= 1
+        else:
+            raise IllegalMoveError(f"{move!r} is not a move; moves are L or R")
+    return indices
+
+
+def split_by_player(indices: list[int]) -> tuple[list[int], list[int]]:
+    """Split the coins taken in order into the first player's and the second's (O(n)).
+
+    >>> split_by_player([3, 0, 1, 2])
+    ([3, 1], [0, 2])
+    """
+    return indices[0::2], indices[1::2]
+
+
+@dataclass(frozen=True)
+class Position:
+    """The coins ``lo..hi`` still on the table of a row (``lo > hi`` when the game is over).
+
+    >>> p = Position.start([3, 2, 2, 3, 1, 2]).play("L").play("R")
+    >>> p.remaining, p.turn, p.taken
+    ((2, 2, 3, 1), 'first', 2)
+    """
+
+    coins: tuple[Value, ...]
+    lo: int
+    hi: int
+
+    @classmethod
+    def start(cls, coins: Sequence[object]) -> Position:
+        """The starting position of a row (O(n) to validate the coins)."""
+        row = tuple(coerce_coins(coins))
+        return cls(row, 0, len(row) - 1)
+
+    @property
+    def taken(self) -> int:
+        """Number of moves played so far (O(1))."""
+        return self.lo + (len(self.coins) - 1 - self.hi)
+
+    @property
+    def turn(self) -> Player:
+        """Whose move it is (O(1))."""
+        return "first" if self.taken % 2 == 0 else "second"
+
+    @property
+    def is_over(self) -> bool:
+        """True when no coin is left (O(1))."""
+        return self.lo > self.hi
+
+    @property
+    def remaining(self) -> tuple[Value, ...]:
+        """The coins still on the table (O(n))."""
+        return self.coins[self.lo : self.hi + 1]
+
+    def coin_index(self, move: str) -> int:
+        """Index in the row of the coin that ``move`` takes (O(1))."""
+        if self.is_over:
+            raise IllegalMoveError("the game is over: no coin is left to take")
+        if move not in MOVES:
+            raise IllegalMoveError(f"{move!r} is not a move; moves are L or R")
+        return self.lo if move == "L" else self.hi
+
+    def play(self, move: str) -> Position:
+        """The position after ``move`` (O(1)).
+
+        >>> Position.start([1, 2]).play("R").remaining
+        (1,)
+        """
+        self.coin_index(move)
+        if move == "L":
+            return Position(self.coins, self.lo + 1, self.hi)
+        return Position(self.coins, self.lo, self.hi - 1)
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.remaining))
+
+
+@dataclass(frozen=True)
+class TranscriptRow:
+    """One move of a transcript: the position before it, who moved and what they took."""
+
+    step: int
+    before: Position
+    player: Player
+    move: Move
+    index: int
+    coin: Value
+    first_total: Value
+    second_total: Value
+
+
+class Game:
+    """A row of coins and the moves played so far, with undo.
+
+    >>> game = Game([8, 15, 3, 7], "RL")
+    >>> game.totals(), game.position.turn
+    ((7, 8), 'first')
+    >>> game.pop(); game.totals()
+    'L'
+    (7, 0)
+    """
+
+    def __init__(self, coins: Sequence[object], moves: str = "") -> None:
+        self.start = Position.start(coins)
+        self._positions = [self.start]
+        self.moves: list[Move] = []
+        for move in parse_moves(moves):
+            self.push(move)
+
+    @property
+    def coins(self) -> tuple[Value, ...]:
+        return self.start.coins
+
+    @property
+    def position(self) -> Position:
+        """The current position (O(1))."""
+        return self._positions[-1]
+
+    def push(self, move: str) -> None:
+        """Play a move (O(1))."""
+        self._positions.append(self.position.play(move))
+        self.moves.append(move)  # type: ignore[arg-type]
+
+    def pop(self) -> Move:
+        """Undo the last move and return it (O(1))."""
+        if not self.moves:
+            raise IllegalMoveError("no move to undo")
+        self._positions.pop()
+        return self.moves.pop()
+
+    @property
+    def line(self) -> str:
+        """The moves played, as text (O(n))."""
+        return "".join(self.moves)
+
+    def coins_taken(self) -> tuple[list[int], list[int]]:
+        """Indices of the coins each player has taken, in order (O(n)).
+
+        >>> Game([3, 2, 2, 3, 1, 2], "LLLRRL").coins_taken()
+        ([0, 2, 4], [1, 5, 3])
+        """
+        return split_by_player(taken_indices(len(self.coins), self.line))
+
+    def totals(self) -> tuple[Value, Value]:
+        """Totals of the first and second player so far (O(n))."""
+        zero = zero_like(list(self.coins))
+        first, second = self.coins_taken()
+        with exact_arithmetic():
+            return (
+                sum((self.coins[i] for i in first), zero),
+                sum((self.coins[i] for i in second), zero),
+            )
+
+    def transcript(self) -> list[TranscriptRow]:
+        """Every move with the position before it and the running totals (O(n)).
+
+        >>> [(r.player, r.move, r.coin, r.first_total, r.second_total)
+        ...  for r in Game([8, 15, 3, 7], "RLLL").transcript()][:2]
+        [('first', 'R', 7, 7, 0), ('second', 'L', 8, 7, 8)]
+        """
+        rows = []
+        totals = [zero_like(list(self.coins))] * 2
+        for step, (position, move) in enumerate(self.iter_moves()):
+            index = position.coin_index(move)
+            with exact_arithmetic():
+                totals[step % 2] = totals[step % 2] + self.coins[index]
+            rows.append(
+                TranscriptRow(
+                    step + 1, position, position.turn, move, index, self.coins[index], *totals
+                )
+            )
+        return rows
+
+    def iter_moves(self) -> Iterator[tuple[Position, Move]]:
+        """Each move with the position it was played from (O(1) each)."""
+        return zip(self._positions, self.moves, strict=False)  # one more position than moves
+
+    def __repr__(self) -> str:
+        return f"Game({list(self.coins)!r}, {self.line!r})"

@@ -1,0 +1,98 @@
+"""The ``coinrow solve`` command: output, JSON, input sources and errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from coinrow.cli import main
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "coinrow", *args], input=stdin, capture_output=True, text=True
+    )
+
+
+def test_solve_json_seed_example(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--json", "3", "2", "2", "3", "1", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["first_total"] == 8
+    assert data["second_total"] == 5
+    assert data["margin"] == 3
+    assert data["outcome"] == "first"
+
+
+def test_solve_prints_totals_transcript_and_coins(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "8", "15", "3", "7"]) == 0
+    out = capsys.readouterr().out
+    assert "first player 22, second player 11" in out
+    assert "Optimal play" in out
+    assert "First player takes: 7 (#4), 15 (#2)" in out
+
+
+@pytest.mark.parametrize("engine", ["table", "memo", "linear", "brute"])
+def test_engines_from_cli(engine: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--json", "--engine", engine, "5", "3", "7", "10"]) == 0
+    assert json.loads(capsys.readouterr().out)["first_total"] == 15
+
+
+def test_negative_coins_as_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--json", "-3", "5", "-1"]) == 0
+    assert json.loads(capsys.readouterr().out)["first_total"] == -4  # an end, then the other
+
+
+def test_stdin_and_decimal() -> None:
+    result = run("solve", "--json", "-", stdin="0.1 0.2\n0.3\n")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["first_total"] == "0.4"
+
+
+def test_text_and_npy_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    text = tmp_path / "coins.txt"
+    text.write_text("8, 15\n3, 7\n")
+    assert main(["solve", "--json", "--file", str(text)]) == 0
+    assert json.loads(capsys.readouterr().out)["first_total"] == 22
+    array = tmp_path / "coins.npy"
+    np.save(array, np.array([3, 2, 2, 3, 1, 2], dtype=np.int64))
+    assert main(["solve", "--json", "-f", str(array)]) == 0
+    assert json.loads(capsys.readouterr().out)["first_total"] == 8
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "1", "x"], "coin 2 ('x'): not a number"),
+        (["solve", "nan"], "NaN"),
+        (["solve"], "no coins given"),
+        (["solve", "--engine", "magic", "1"], "unknown engine 'magic'"),
+        (["solve", "--engine", "brute", *map(str, range(21))], "refuses n > 20"),
+        (["solve", "--file", "/no/such/file"], "no such file"),
+        (["solve", "--bogus", "1"], "no such option: --bogus"),
+        (["nosuchcommand"], "No such command"),
+    ],
+)
+def test_errors_are_one_line_exit_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1, result.stderr
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_file_and_arguments_conflict(tmp_path: Path) -> None:
+    path = tmp_path / "c.txt"
+    path.write_text("1 2")
+    result = run("solve", "--file", str(path), "3")
+    assert result.returncode == 2 and "not both" in result.stderr
+
+
+def test_help_and_version() -> None:
+    assert "solve" in run("--help").stdout
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("coinrow ")
