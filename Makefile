@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean
+.PHONY: demo test lint bench clean browser
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -15,7 +15,13 @@ $(STAMP): pyproject.toml
 demo: $(STAMP)
 	$(BIN)/python -m coinrow.demo
 
-test: $(STAMP)
+# Browser tests drive Debian's Chromium; a test tool must never download its own browser.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+		apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || \
+		echo "chromium not installed: browser tests will be skipped"
+
+test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest

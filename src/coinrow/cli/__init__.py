@@ -127,6 +127,7 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-from . import solve  # noqa: E402, F401  (each module registers its commands on app)
+# Each command module registers its commands on app when imported (one line per module).
+from . import solve  # noqa: E402, F401
 
 __all__ = ["app", "main", "read_coins"]
