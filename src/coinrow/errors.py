@@ -40,3 +40,32 @@ class SubgameError(CoinrowError):
 
 class IllegalMoveError(CoinrowError):
     """A move is not ``"L"`` or ``"R"``, or the game is already over."""
+
+
+class PictureError(CoinrowError):
+    """A picture cannot be drawn as asked (unknown view, file format or mismatched data)."""
+
+
+class UnknownStrategyError(CoinrowError):
+    """A strategy name is not a built-in and not an importable ``module:function``."""
+
+
+class StrategyFailedError(CoinrowError):
+    """A user strategy raised an exception while choosing a move."""
+
+
+class StrategyParameterError(UnknownStrategyError):
+    """A strategy's parameter is malformed (for example ``lookahead:x``)."""
+
+
+class RecordError(CoinrowError):
+    """A problem in a game record, at a 1-based ``line`` of the text (0 when not from text)."""
+
+    def __init__(self, line: int, message: str) -> None:
+        self.line = line
+        self.message = message
+        super().__init__(f"line {line}: {message}" if line else message)
+
+
+class InvalidOptionError(CoinrowError):
+    """An impossible setting: a negative row length, an empty alphabet, a bad value range..."""

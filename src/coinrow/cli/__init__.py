@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -15,7 +16,7 @@ import typer
 
 from .. import __version__
 from ..errors import CoinrowError
-from ..numbers import Value, coerce_coins, parse_coins
+from ..numbers import Value, coerce_coins, is_int_array, parse_coins
 
 app = typer.Typer(
     name="coinrow",
@@ -55,6 +56,14 @@ def fail(message: str) -> NoReturn:
 
 def read_coins(tokens: list[str] | None, file: Path | None) -> list[Value]:
     """Coins from arguments, from ``-`` (standard input) or from a file (``.npy`` or text)."""
+    return coerce_coins(read_row(tokens, file))
+
+
+def read_row(tokens: list[str] | None, file: Path | None) -> Sequence[Value]:
+    """Like :func:`read_coins`, but integer files stay NumPy arrays for the compiled kernels:
+    an integer ``.npy`` file is memory-mapped (copy-on-write, never read into Python ints)
+    and a long text file of integers is parsed by pyarrow's CSV reader. Any other text is
+    parsed exactly, token by token (so ``0.1`` is still ``Decimal("0.1")``)."""
     tokens = tokens or []
     if file is not None:
         if tokens:
@@ -72,24 +81,57 @@ def read_coins(tokens: list[str] | None, file: Path | None) -> list[Value]:
     return coerce_coins(tokens)
 
 
-def _read_file(path: Path) -> list[Value]:
+#: Text files at least this large are tried with the fast integer reader first.
+FAST_TEXT_BYTES = 1 << 20
+
+
+def _read_file(path: Path) -> Sequence[Value]:
     if not path.is_file():
         fail(f"no such file: {path}")
     if path.suffix == ".npy":
         import numpy as np
 
         try:
-            array = np.load(path, mmap_mode="r", allow_pickle=False)
+            array = np.load(path, mmap_mode="c", allow_pickle=False)
         except ValueError as error:
             fail(f"{path}: not a readable .npy array ({error})")
         if array.ndim != 1:
             fail(f"{path}: expected a one-dimensional array, got shape {array.shape}")
-        return coerce_coins(array)
+        return array if is_int_array(array) else coerce_coins(array)
+    if path.stat().st_size >= FAST_TEXT_BYTES:
+        row = _read_int_text(path)
+        if row is not None:
+            return row  # type: ignore[no-any-return]
     try:
         text = path.read_text()
     except UnicodeDecodeError:
         fail(f"{path}: not a text file (use whitespace/comma separated numbers or .npy)")
     return parse_coins(text)
+
+
+def _read_int_text(path: Path) -> Any:
+    """An int64 array of a text file of integers (any of the separators whitespace, ``,``
+    and ``;``), read by pyarrow's multithreaded CSV reader as one column; None when any
+    token is not an int64 integer literal (the exact reader then handles the file)."""
+    import pyarrow as pa
+    import pyarrow.csv as csv
+
+    data = path.read_bytes().translate(_SEPARATORS_TO_NEWLINES)
+    try:
+        column = csv.read_csv(
+            pa.py_buffer(data),
+            read_options=csv.ReadOptions(column_names=["coin"]),
+            parse_options=csv.ParseOptions(delimiter="\x1f"),
+            convert_options=csv.ConvertOptions(column_types={"coin": pa.int64()}),
+        ).column("coin")
+    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
+        return None
+    if column.null_count:
+        return None
+    return column.to_numpy()
+
+
+_SEPARATORS_TO_NEWLINES = bytes.maketrans(b" \t\r,;", b"\n" * 5)
 
 
 def print_json(data: Any) -> None:
@@ -128,6 +170,6 @@ def _one_line(text: str) -> str:
 
 
 # Each command module registers its commands on app when imported (one line per module).
-from . import solve  # noqa: E402, F401
+from . import bench, solve  # noqa: E402, F401
 
-__all__ = ["app", "main", "read_coins"]
+__all__ = ["app", "main", "read_coins", "read_row"]

@@ -11,10 +11,16 @@ from rich.table import Table as RichTable
 from ..engines import ENGINES
 from ..numbers import format_value
 from ..solution import Solution, solve
-from . import COIN_ARGS, app, fail, print_json, read_coins
+from . import COIN_ARGS, app, fail, print_json, read_row
 
 #: Longest row whose transcript is printed move by move.
 TRANSCRIPT_LIMIT = 100
+
+#: Longest row whose per-coin lists go into ``--json`` without ``--full``.
+JSON_LIMIT = 10_000
+
+#: Moves of the line shown in the text output of a longer row.
+LINE_SHOWN = 200
 
 
 @app.command("solve", context_settings=COIN_ARGS)
@@ -29,13 +35,24 @@ def solve_command(
         "reduction", "--engine", "-e", help=f"One of: {', '.join(ENGINES)}."
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
+    full: bool = typer.Option(
+        False,
+        "--full",
+        help=f"With --json, keep the per-coin keys (coins, line, first_coins, second_coins) "
+        f"for rows over {JSON_LIMIT:,} coins too.",
+    ),
 ) -> None:
-    """Solve a row: the most each player gets, who wins, and one optimal line."""
+    """Solve a row: the most each player gets, who wins, and one optimal line.
+
+    JSON keys: n, coins, engine, first_total, second_total, margin, outcome, line,
+    first_moves, first_coins, second_coins. Over 10,000 coins the per-coin keys are left
+    out unless --full, and "omitted" lists them.
+    """
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
-    solution = solve(read_coins(coins, file), engine=engine)
+    solution = solve(read_row(coins, file), engine=engine)
     if as_json:
-        print_json(solution.to_dict())
+        print_json(solution.to_dict(per_coin_limit=None if full else JSON_LIMIT))
     else:
         print_solution(solution, Console())
 
@@ -51,7 +68,8 @@ def print_solution(solution: Solution, console: Console) -> None:
     }[solution.outcome]
     console.print(f"{n} coins: first player {first}, second player {second}; {verdict}.")
     best = " or ".join(sorted(solution.first_moves)) or "none"
-    console.print(f"Best first move: {best}.  Optimal line: {solution.line or '(empty)'}")
+    line = solution.line if n <= LINE_SHOWN else f"{solution.line[:LINE_SHOWN]}... ({n:,} moves)"
+    console.print(f"Best first move: {best}.  Optimal line: {line or '(empty)'}")
     if n > TRANSCRIPT_LIMIT:
         console.print(f"(transcript omitted for more than {TRANSCRIPT_LIMIT} coins; use --json)")
         return

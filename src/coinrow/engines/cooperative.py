@@ -10,15 +10,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..numbers import Value, zero_like
+from ..numbers import KERNEL_MIN_LENGTH, Value, is_int_array, kernel_row, zero_like
 
 
 def cooperative_total(coins: Sequence[Value]) -> Value:
     """Most the first player can collect with a cooperating opponent (O(n^2) time, O(n) memory).
 
+    Long int64-safe rows (see :func:`coinrow.numbers.kernel_row`) run the same sweep in a
+    compiled kernel (the total is at most the sum of the positive coins).
+
     >>> cooperative_total([3, 2, 2, 3, 1, 2]), cooperative_total([1, 100, 1])
     (8, 101)
     """
+    row = coins if is_int_array(coins) else kernel_row(coins, KERNEL_MIN_LENGTH["cooperative"])
+    if row is not None:
+        from .kernels import cooperative
+
+        return int(cooperative(row))
     n = len(coins)
     zero = zero_like(list(coins))
     # best[i] is the first player's best collection from the subgame i..i+width-1.

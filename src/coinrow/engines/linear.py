@@ -8,13 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..numbers import Value
+from ..numbers import KERNEL_MIN_LENGTH, Value, is_int_array, kernel_row
 from . import EngineResult, moves_from_margins
 from .reduction import optimal_line
 
 
 def solve(coins: Sequence[Value]) -> EngineResult:
     """Solve with O(n^2) time and O(n) memory.
+
+    Long int64-safe rows (see :func:`coinrow.numbers.kernel_row`) run the same sweep in a
+    compiled kernel.
 
     >>> solve([5, 3, 7, 10])
     EngineResult(margin=5, line='RRLL', first_moves=frozenset({'R'}))
@@ -24,6 +27,13 @@ def solve(coins: Sequence[Value]) -> EngineResult:
         return EngineResult(0, "", frozenset())
     if n == 1:
         return EngineResult(coins[0], "L", frozenset("LR"))
+    row = coins if is_int_array(coins) else kernel_row(coins, KERNEL_MIN_LENGTH["linear"])
+    if row is not None:
+        from .kernels import linear
+
+        take_left, take_right = map(int, linear(row))
+        first = moves_from_margins(take_left, take_right)
+        return EngineResult(max(take_left, take_right), optimal_line(row), frozenset(first))
     previous = list(coins)  # D(i, i + width) for width 0
     for width in range(1, n - 1):
         previous = [

@@ -10,10 +10,14 @@ was taken, gives an optimal line for the original row.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ..errors import SubgameError
-from ..numbers import Value, zero_like
+from ..numbers import INT64_SAFE_LIMIT, Value, int64_safe, is_int_array, zero_like
 from . import EngineResult, moves_from_margins
+
+#: Rows at least this long solve the other first move's reduction in a second thread.
+THREAD_MIN_LENGTH = 1 << 16
 
 
 def _scan(coins: Sequence[Value]) -> tuple[list[Value], list[int], list[Value]]:
@@ -103,6 +107,8 @@ def optimal_line(coins: Sequence[Value]) -> str:
     >>> optimal_line([3, 2, 2, 3, 1, 2])
     'LLRLLL'
     """
+    if is_int_array(coins) and len(coins) and int64_safe(coins):
+        return str(solve_int64(coins)[1].data, "ascii")  # type: ignore[index]
     return _expand(*reduce_row(coins))
 
 
@@ -131,9 +137,18 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     The line's first move is optimal; the other first move is checked with the margin of the
     row without the coin it takes (free from the scan for ``R``, one more scan for ``L``).
 
+    A C-contiguous int64 NumPy array (already checked by
+    :func:`coinrow.numbers.kernel_row`) runs in the compiled kernel instead: see
+    :func:`solve_int64`.
+
     >>> solve([5, 3, 7, 10])
     EngineResult(margin=5, line='RRLL', first_moves=frozenset({'R'}))
     """
+    if is_int_array(coins):
+        solved = solve_int64(coins)
+        if solved is not None:
+            return EngineResult(solved[0], str(solved[1].data, "ascii"), solved[2])
+        coins = coins.tolist()  # type: ignore[attr-defined]  # not int64-safe: solve exactly
     if not coins:
         return EngineResult(0, "", frozenset())
     values, counts, before_last = _scan(coins)
@@ -146,3 +161,49 @@ def solve(coins: Sequence[Value]) -> EngineResult:
         other = coins[0] - margin(coins[1:])
     first = frozenset("LR") if other == best else frozenset(line[0])
     return EngineResult(best, line, first)
+
+
+def solve_int64(coins: Any) -> tuple[int, Any, frozenset[str]] | None:
+    """Margin, line as a uint8 array of ASCII ``L``/``R`` codes, and optimal first moves of a
+    C-contiguous int64 array by the compiled kernels; None when the row is not int64-safe
+    (O(n)).
+
+    The same algorithm as :func:`solve`, so the same line. A second reduction (of
+    ``coins[1:]``, for the other first move) and the safety check's minimum and maximum run
+    in a second thread while the first builds the line (the kernels release the GIL). The
+    kernels never read outside their arrays, so an unsafe row only wastes the work: its
+    results are dropped before anyone sees them.
+
+    >>> import numpy as np
+    >>> margin, codes, first = solve_int64(np.array([5, 3, 7, 10]))
+    >>> margin, bytes(codes), sorted(first)
+    (5, b'RRLL', ['R'])
+    >>> solve_int64(np.array([2**62, 1])) is None
+    True
+    """
+    import threading
+
+    import numpy as np
+
+    from .kernels import reduction_left, reduction_line
+
+    n = len(coins)
+    if n == 0:
+        return 0, np.empty(0, np.uint8), frozenset()
+    results: list[tuple[int, int, int]] = []
+    helper = threading.Thread(target=lambda: results.append(reduction_left(coins)))
+    threaded = n >= THREAD_MIN_LENGTH
+    if threaded:
+        helper.start()
+    starts = np.empty(n + 2, np.int32 if n < 2**31 - 2 else np.int64)  # group start indices
+    best, codes, take_right = reduction_line(coins, starts)
+    del starts
+    if threaded:
+        helper.join()
+    take_left, lo, hi = results[0] if threaded else reduction_left(coins)
+    if max(int(hi), -int(lo)) * n >= INT64_SAFE_LIMIT and not int64_safe(coins):
+        return None
+    first = frozenset(
+        move for move, after in (("L", take_left), ("R", take_right)) if after == best
+    )
+    return int(best), codes, first

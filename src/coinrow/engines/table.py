@@ -1,17 +1,27 @@
 """Bottom-up interval DP (the textbook tabulation), and :class:`Table` of every subgame.
 
 V(i, j) = S(i, j) - min(V(i+1, j), V(i, j-1)), V(i, i) = a_i, filled diagonal by diagonal.
-Only values are stored; the move table is derived from them (taking the left coin is optimal
-when V(i+1, j) <= V(i, j-1)).
+Exact rows keep lists of values and derive moves from them (taking the left coin is optimal
+when V(i+1, j) <= V(i, j-1)). Long int64-safe rows are filled by a compiled kernel into one
+contiguous diagonal-major int64 array of values plus one uint8 array of move codes (L=1, R=2,
+LR=3): 9 bytes per subgame, so n = 20,000 (2 x 10^8 subgames) takes 1.8 GB.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import Any
 
 from ..errors import SubgameError, TableTooLargeError
-from ..numbers import Value, coerce_coins, exact_arithmetic, zero_like
+from ..numbers import (
+    KERNEL_MIN_LENGTH,
+    Value,
+    coerce_coins,
+    exact_arithmetic,
+    kernel_row,
+    zero_like,
+)
 from . import EngineResult, moves_from_margins
 
 #: Bytes the full table may use before :class:`Table` refuses the row.
@@ -19,6 +29,11 @@ MEMORY_BUDGET: int = 4 * 2**30
 
 #: Estimated bytes per subgame of the pure-Python table (a list slot and its number).
 BYTES_PER_CELL: int = 40
+
+#: Bytes per subgame of the compiled table: an int64 value and a uint8 move code.
+KERNEL_BYTES_PER_CELL: int = 9
+
+_MOVE_TEXT = ("", "L", "R", "LR")  # indexed by the kernel's move codes
 
 
 def cell_count(n: int) -> int:
@@ -41,19 +56,31 @@ class Table:
     """
 
     def __init__(self, coins: Sequence[object], memory_budget: int | None = None) -> None:
-        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
+        row = kernel_row(coins, KERNEL_MIN_LENGTH["table"])
+        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins if row is None else row))
         n = len(self.coins)
         budget = MEMORY_BUDGET if memory_budget is None else memory_budget
-        needed = cell_count(n) * BYTES_PER_CELL
+        needed = cell_count(n) * (BYTES_PER_CELL if row is None else KERNEL_BYTES_PER_CELL)
         if needed > budget:
             raise TableTooLargeError(
                 f"a table of {n} coins needs about {needed / 2**30:.1f} GiB, over the "
                 f"{budget / 2**30:.1f} GiB budget; use solve() for the value and line"
             )
         zero = zero_like(list(self.coins))
+        self._values: Any = None  # the compiled table's arrays, when the kernel filled it
+        self._codes: Any = None
         with exact_arithmetic():
             self._prefix: list[Value] = [zero, *accumulate(self.coins)]
-            self._diagonals = self._fill()
+            self._diagonals = self._fill() if row is None else []
+        if row is not None:
+            from .kernels import table_arrays
+
+            self._values, self._codes = table_arrays(row)
+
+    def _offset(self, i: int, j: int) -> int:
+        """Index of subgame i..j in the diagonal-major arrays."""
+        width, n = j - i, len(self.coins)
+        return width * n - width * (width - 1) // 2 + i
 
     def _fill(self) -> list[list[Value]]:
         coins, prefix = self.coins, self._prefix
@@ -84,6 +111,8 @@ class Table:
     def value(self, i: int, j: int) -> Value:
         """Most the player to move in subgame i..j can guarantee (O(1))."""
         self._check(i, j)
+        if self._values is not None:
+            return int(self._values[self._offset(i, j)])
         return self._diagonals[j - i][i]
 
     def margin(self, i: int, j: int) -> Value:
@@ -97,6 +126,8 @@ class Table:
         self._check(i, j)
         if i == j:
             return "LR"
+        if self._codes is not None:
+            return _MOVE_TEXT[self._codes[self._offset(i, j)]]
         # The mover gets S(i, j) minus what the opponent then gets, so the smaller child wins.
         after_left, after_right = self._diagonals[j - i - 1][i + 1], self._diagonals[j - i - 1][i]
         return moves_from_margins(after_right, after_left)
@@ -114,6 +145,18 @@ class Table:
         shown = " ".join(map(str, self.coins[:12])) + (" ..." if len(self.coins) > 12 else "")
         return f"<Table of {len(self.coins)} coins: {shown}>"
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the triangle diagram (:mod:`coinrow.svg`); None over 40 coins."""
+        from ..svg import repr_svg
+
+        return repr_svg(self)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the triangle diagram, or the text form and a note over 40 coins."""
+        from ..svg import repr_html
+
+        return repr_html(self, self)
+
 
 def solve(coins: Sequence[Value]) -> EngineResult:
     """Solve by filling the whole table (O(n^2) time and memory).
@@ -121,7 +164,7 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     >>> solve([8, 15, 3, 7])
     EngineResult(margin=11, line='RLLL', first_moves=frozenset({'R'}))
     """
-    if not coins:
+    if len(coins) == 0:
         return EngineResult(0, "", frozenset())
     table = Table(coins)
     return EngineResult(

@@ -1,0 +1,52 @@
+"""``coinrow bench`` runs and prints its documented keys (never asserts a time)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from coinrow.cli import main
+from coinrow.cli.bench import numpy_top_value, textbook_first_total
+
+
+def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--quick", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {
+        "machine",
+        "engines",
+        "reduction_vs_sum",
+        "reduction_vs_textbook",
+        "table",
+        "large_table",
+        "interrupted",
+    }
+    assert data["interrupted"] is False
+    assert {row["engine"] for row in data["engines"]} == {"reduction", "table", "memo", "linear"}
+    assert set(data["reduction_vs_sum"]) == {"n", "sum_seconds", "reduction_seconds", "ratio"}
+    assert set(data["reduction_vs_textbook"]) >= {"textbook_seconds", "ratio", "python_ratio"}
+    assert set(data["table"]) >= {"subgames_per_second", "ratio", "ratio_fresh"}
+    assert data["large_table"]["n"] == 300
+
+
+def test_bench_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "--sizes", "30", "--sum-size", "1000", "--textbook-size", "30"]
+    assert main([*args, "--table-size", "40", "--large-table-size", "0", "--repeat", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Ratios measured in this run" in out and "subgames/s" in out
+
+
+def test_bench_bad_sizes(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", "--sizes", "ten"]) == 2
+    assert "comma-separated" in capsys.readouterr().err
+
+
+def test_baselines_compute_the_right_values() -> None:
+    import numpy as np
+
+    from coinrow import Table
+
+    coins = [3, 2, 2, 3, 1, 2, 9, -4]
+    assert textbook_first_total(coins) == Table(coins).value(0, 7)
+    assert numpy_top_value(np.array(coins)) == Table(coins).value(0, 7)

@@ -1,0 +1,222 @@
+"""Compiled kernels against the exact pure-Python paths, the int64 safety rule, dispatch,
+large inputs from the CLI. Kernels are forced on small rows by lowering the thresholds."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import coinrow
+from coinrow import numbers
+from coinrow.cli import main
+from coinrow.engines import brute, cooperative, linear, reduction
+from coinrow.engines.table import KERNEL_BYTES_PER_CELL, Table, cell_count
+from coinrow.numbers import INT64_SAFE_LIMIT, int64_safe, kernel_row
+
+ALL_KERNELS = {"reduction": 1, "table": 1, "linear": 1, "cooperative": 1}
+
+
+@pytest.fixture
+def kernels_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Send every int row, however short, to the kernels."""
+    for engine, length in ALL_KERNELS.items():
+        monkeypatch.setitem(numbers.KERNEL_MIN_LENGTH, engine, length)
+    monkeypatch.setattr(reduction, "THREAD_MIN_LENGTH", 8)  # the two-thread path too
+
+
+def random_rows(seed: int, count: int, max_length: int, bound: int) -> list[list[int]]:
+    rng = np.random.default_rng(seed)
+    return [
+        rng.integers(-bound, bound + 1, rng.integers(0, max_length + 1)).tolist()
+        for _ in range(count)
+    ]
+
+
+@pytest.mark.parametrize("bound", [2, 9, 10**9])
+def test_reduction_kernel_equals_python(bound: int) -> None:
+    """Same margin, same line, same first moves (small bounds give many ties)."""
+    for coins in [*random_rows(bound, 400, 40, bound), [], [5], [1, 1], [-3, -3, -3]]:
+        exact = reduction.solve(coins)
+        compiled = reduction.solve(np.array(coins, dtype=np.int64))
+        assert compiled == exact, coins
+        assert type(compiled.margin) is int
+
+
+def test_reduction_kernel_on_a_long_row_both_threads() -> None:
+    coins = np.random.default_rng(5).integers(-(10**12), 10**12, 200_000)
+    assert reduction.solve(coins) == reduction.solve(coins.tolist())
+    ascending = np.arange(150_000, dtype=np.int64)  # the stack grows to n entries
+    assert reduction.solve(ascending) == reduction.solve(ascending.tolist())
+
+
+@given(st.lists(st.integers(-(2**40), 2**40), max_size=30))
+def test_every_kernel_matches_the_exact_engines(coins: list[int]) -> None:
+    row = np.array(coins, dtype=np.int64)
+    assert reduction.solve(row) == reduction.solve(coins)
+    assert linear.solve(row) == linear.solve(coins)
+    assert cooperative.cooperative_total(row) == cooperative.cooperative_total(coins)
+
+
+def test_table_kernel_equals_python_table(kernels_everywhere: None) -> None:
+    for coins in random_rows(3, 60, 25, 4):
+        compiled = Table(coins)
+        numbers.KERNEL_MIN_LENGTH["table"] = 10**9
+        exact = Table(coins)
+        numbers.KERNEL_MIN_LENGTH["table"] = 1
+        assert (compiled._values is not None or not coins) and exact._values is None
+        n = len(coins)
+        for i in range(n):
+            for j in range(i, n):
+                assert compiled.value(i, j) == exact.value(i, j)
+                assert compiled.moves(i, j) == exact.moves(i, j)
+                assert compiled.margin(i, j) == exact.margin(i, j)
+        assert compiled.line() == exact.line()
+
+
+def test_solve_dispatch_and_results(kernels_everywhere: None) -> None:
+    coins = [3, 2, 2, 3, 1, 2]
+    for engine in ("reduction", "table", "linear"):
+        solution = coinrow.solve(coins, engine=engine)
+        assert isinstance(solution.coins, np.ndarray), engine  # the kernel path
+        assert (solution.first_total, solution.second_total, solution.line) == (
+            8,
+            5,
+            "LLRLLL",
+        )
+        assert solution.to_dict()["coins"] == coins
+    memo = coinrow.solve(coins, engine="memo")  # no kernel: exact path
+    assert isinstance(memo.coins, tuple)
+    assert coinrow.cooperative_total(coins) == 8
+
+
+def test_exact_types_and_huge_ints_stay_exact(kernels_everywhere: None) -> None:
+    for coins in (
+        [Decimal("0.5"), 1, 2],
+        [Fraction(1, 3), 1],
+        [10**30, 1, 2],
+        [True, 1],
+        ["1", "2"],
+    ):
+        assert kernel_row(coins, 1) is None
+    assert coinrow.solve([10**30, 1, 2]).first_total == 10**30 + 1
+    assert coinrow.solve([Decimal("0.5"), 1, 2]).first_total == Decimal("2.5")
+
+
+def test_int64_safety_rule() -> None:
+    half = INT64_SAFE_LIMIT // 2
+    assert int64_safe([half, -(half - 1)])  # sum of |a| = limit - 1
+    assert not int64_safe([half, -half])  # sum of |a| = limit
+    assert not int64_safe([INT64_SAFE_LIMIT])
+    assert int64_safe([])
+    # The exact (chunked) check: max|a| * n over the limit, but the sum under it.
+    row = np.zeros(1000, dtype=np.int64)
+    row[0] = INT64_SAFE_LIMIT - 1000
+    assert int64_safe(row) and int64_safe(row.tolist())
+    row[1:] = 2
+    assert not int64_safe(row) and not int64_safe(row.tolist())
+    row[0] = -(2**63)  # |a| itself overflows int64
+    assert not int64_safe(row)
+
+
+def test_rows_near_the_limit_switch_to_the_exact_path(kernels_everywhere: None) -> None:
+    big = INT64_SAFE_LIMIT // 4
+    for coins in ([big, 3 * big, -1, 5], [big, -big, big, -big - 7], [2**63 - 1, -(2**63), 4]):
+        assert kernel_row(coins, 1) is None
+        array = np.array(coins, dtype=np.int64)
+        assert kernel_row(array, 1) is None
+        assert reduction.solve_int64(array) is None  # the optimistic kernel declines
+        for source in (coins, array):
+            solution = coinrow.solve(source)
+            assert solution.margin == brute.solve(coins).margin
+            assert solution.first_total + solution.second_total == sum(coins)
+            assert solution.first_moves == brute.solve(coins).first_moves
+    safe = [big, big, -big + 3]  # sum of |a| = 3/4 of the limit
+    assert kernel_row(safe, 1) is not None
+    solution = coinrow.solve(safe)
+    assert isinstance(solution.coins, np.ndarray)
+    assert (solution.margin, solution.first_total) == (brute.solve(safe).margin, 3)
+
+
+def test_kernel_row_arrays() -> None:
+    int64 = np.arange(10, dtype=np.int64)
+    assert np.shares_memory(kernel_row(int64, 1), int64)  # no copy
+    assert kernel_row(np.arange(10, dtype=np.int32), 1).dtype == np.int64
+    readonly = np.arange(10, dtype=np.int64)
+    readonly.flags.writeable = False
+    assert kernel_row(readonly, 1).flags.writeable
+    assert kernel_row(np.array([2**63], dtype=np.uint64), 1) is None
+    assert kernel_row(np.arange(10.0), 1) is None
+    assert kernel_row(np.arange(10).reshape(2, 5), 1) is None
+    assert kernel_row(np.arange(10), 11) is None and kernel_row(np.arange(10), None) is None
+
+
+def test_numpy_arrays_are_not_copied_into_python_ints(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(numbers.KERNEL_MIN_LENGTH, "reduction", 50)
+    coins = np.random.default_rng(2).integers(-100, 100, 60)
+    solution = coinrow.solve(coins)
+    assert solution.coins is coins
+    assert not isinstance(solution._line, str)  # kept as byte codes until read
+    assert solution.line == reduction.solve(coins.tolist()).line
+    assert solution.total == int(coins.sum())
+
+
+def test_table_budget_for_compiled_tables(kernels_everywhere: None) -> None:
+    coins = list(range(300))
+    needed = cell_count(300) * KERNEL_BYTES_PER_CELL
+    assert Table(coins, memory_budget=needed).value(0, 299) == Table(coins[:]).value(0, 299)
+    with pytest.raises(coinrow.TableTooLargeError, match="GiB budget"):
+        Table(coins, memory_budget=needed - 1)
+
+
+def test_small_solves_do_not_import_numba() -> None:
+    code = (
+        "import sys, coinrow; coinrow.solve(list(range(5000)));"
+        "coinrow.solve(list(range(300)), engine='table');"
+        "print('numba' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_cli_npy_and_fast_text_reader(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    kernels_everywhere: None,
+) -> None:
+    from coinrow import cli
+    from coinrow.cli import solve as solve_cli
+
+    monkeypatch.setattr(cli, "FAST_TEXT_BYTES", 0)
+    monkeypatch.setattr(solve_cli, "JSON_LIMIT", 4)
+    coins = [3, 2, 2, 3, 1, 2]
+    array = tmp_path / "coins.npy"
+    np.save(array, np.array(coins, dtype=np.int64))
+    assert isinstance(cli.read_row(None, array), np.ndarray)
+    text = tmp_path / "coins.csv"
+    text.write_text("3, 2;2\n3\t1 2\n")
+    assert cli.read_row(None, text).tolist() == coins
+    for path in (array, text):
+        assert main(["solve", "--json", "--file", str(path)]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert (data["n"], data["first_total"], data["margin"]) == (6, 8, 3)
+        assert data["omitted"] == ["coins", "line", "first_coins", "second_coins"]
+        assert "coins" not in data
+        assert main(["solve", "--json", "--full", "--file", str(path)]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["coins"] == coins and data["line"] == "LLRLLL" and "omitted" not in data
+    text.write_text("0.1 0.2 0.3")  # not integers: the exact reader
+    assert main(["solve", "--json", "--file", str(text)]) == 0
+    assert json.loads(capsys.readouterr().out)["first_total"] == "0.4"
+    text.write_text(f"1 {2**70} 3")  # beyond int64: exact ints
+    assert main(["solve", "--json", "--file", str(text)]) == 0
+    assert json.loads(capsys.readouterr().out)["second_total"] == 2**70
