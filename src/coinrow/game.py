@@ -129,6 +129,28 @@ class Position:
     def __str__(self) -> str:
         return " ".join(map(str, self.remaining))
 
+    def __repr__(self) -> str:
+        left = self.coins[self.lo : min(self.hi + 1, self.lo + 12)]
+        shown = " ".join(map(str, left)) + (" ..." if self.hi + 1 - self.lo > 12 else "")
+        state = "game over" if self.is_over else f"{self.turn} to move"
+        where = f"{self.lo}..{self.hi} of {len(self.coins)} coins"
+        return f"<Position {where}: {shown or '-'}, {state}>"
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the row's triangle with this subgame's cell highlighted (None over 40)."""
+        from .svg import repr_svg
+
+        return repr_svg(self.coins, highlight=self._cells())
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the triangle with this subgame highlighted, or a note over 40 coins."""
+        from .svg import repr_html
+
+        return repr_html(self, self.coins, highlight=self._cells())
+
+    def _cells(self) -> list[tuple[int, int]]:
+        return [] if self.is_over else [(self.lo, self.hi)]
+
 
 @dataclass(frozen=True)
 class TranscriptRow:
@@ -231,4 +253,19 @@ class Game:
         return zip(self._positions, self.moves, strict=False)  # one more position than moves
 
     def __repr__(self) -> str:
+        if len(self.coins) > 12:  # compact for long rows
+            return f"<Game of {len(self.coins)} coins, {len(self.moves)} moves played>"
         return f"Game({list(self.coins)!r}, {self.line!r})"
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the triangle with the moves played highlighted, ending at the current
+        subgame (None over 40 coins)."""
+        from .svg import repr_svg
+
+        return repr_svg(self.coins, highlight=self.line)
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the triangle with the moves played highlighted, or a note over 40 coins."""
+        from .svg import repr_html
+
+        return repr_html(self, self.coins, highlight=self.line)

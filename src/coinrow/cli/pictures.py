@@ -1,0 +1,135 @@
+"""``coinrow table``: the triangle of every subgame in the terminal, as SVG, HTML or JSON."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich.console import Console
+
+from ..engines.table import Table
+from ..numbers import exact_arithmetic, json_value, zero_like
+from . import COIN_ARGS, app, fail, print_json, read_coins
+
+if TYPE_CHECKING:  # coinrow.svg is imported when the command runs, not at start-up
+    from ..svg import View
+
+#: Longest row ``--json`` prints every cell of (500,500 cells).
+JSON_LIMIT = 1000
+
+
+@app.command("table", context_settings=COIN_ARGS)
+def table_command(
+    coins: list[str] | None = typer.Argument(
+        None, help="Coin values, or '-' to read them from standard input."
+    ),
+    file: Path | None = typer.Option(
+        None, "--file", "-f", help="Read coins from a text file or a .npy array."
+    ),
+    margin: bool = typer.Option(
+        False, "--margin", help="Show the mover's margin instead of the mover's total."
+    ),
+    view: str = typer.Option(
+        "total", "--view", help="What each cell shows: total, margin or first (see docs/svg.md)."
+    ),
+    highlight: str | None = typer.Option(
+        None, "--highlight", help="Highlight a line of moves such as LRL, or 'best'."
+    ),
+    svg: Path | None = typer.Option(None, "--svg", help="Write the diagram as SVG to FILE."),
+    html: Path | None = typer.Option(
+        None, "--html", help="Write a standalone HTML page with the diagram to FILE."
+    ),
+    size: int | None = typer.Option(None, "--size", help="SVG width in pixels."),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print JSON: coins, first_total, second_total, margin, and cells, a list "
+        "of {i, j, value, margin, moves, player} (0-based i..j, value = the mover's best total).",
+    ),
+) -> None:
+    """Draw the triangle of every subgame: each cell sits above its coins and shows the most
+    the player to move can get, with arrows for the best moves (blue: first player to move,
+    green: second). Pictures show at most 40 coins; the terminal picture must also fit the
+    terminal's width (use --svg or --html for wide rows)."""
+    if margin and view not in ("total", "margin"):
+        fail("give either --margin or --view, not both")
+    from ..svg import check_length, check_view, html_page, triangle
+
+    chosen = check_view("margin" if margin else view)
+    row = read_coins(coins, file)
+    if size is not None and size <= 0:
+        fail(f"--size must be a positive number of pixels, not {size}")
+    files = [(path, kind) for path, kind in ((svg, "SVG"), (html, "HTML")) if path is not None]
+    if as_json and not files:
+        if len(row) > JSON_LIMIT:
+            fail(f"--json prints every cell of at most {JSON_LIMIT} coins; this row has {len(row)}")
+        print_json(table_json(Table(row)))
+        return
+    check_length(len(row))
+    table = Table(row)
+    line = table.line() if highlight == "best" else highlight
+    if files:
+        picture = triangle(table, view=chosen, highlight=line, size=size)
+        for path, kind in files:
+            text = picture if kind == "SVG" else html_page(picture, _page_title(table))
+            try:
+                path.write_text(text, encoding="utf-8")
+            except OSError as error:
+                fail(f"cannot write {path}: {error.strerror}")
+        if as_json:
+            print_json(table_json(table))
+        else:
+            for path, kind in files:
+                typer.echo(f"wrote {kind} to {path}")
+        return
+    print_triangle(table, chosen, line)
+
+
+def print_triangle(table: Table, view: View, line: str | None) -> None:
+    """Print the text triangle, refusing when a terminal is too narrow for it."""
+    from ..text import columns
+    from ..text import triangle as text_triangle
+
+    needed = columns(table, view)
+    terminal = sys.stdout.isatty()
+    console = Console(width=None if terminal else max(needed, 100))
+    if terminal and needed > console.width:
+        fail(
+            f"the triangle needs {needed} columns but the terminal has {console.width}; "
+            "widen it, or use --svg FILE or --html FILE"
+        )
+    console.print(text_triangle(table, view=view, highlight=line), soft_wrap=True)
+
+
+def table_json(table: Table) -> dict[str, Any]:
+    """JSON form: the row, the totals and every cell (O(n^2))."""
+    from ..svg import cells
+
+    n, zero = len(table), zero_like(list(table.coins))
+    first = table.value(0, n - 1) if n else zero
+    with exact_arithmetic():
+        second = table.total(0, n - 1) - first if n else zero
+    return {
+        "coins": [json_value(coin) for coin in table.coins],
+        "first_total": json_value(first),
+        "second_total": json_value(second),
+        "margin": json_value(table.margin(0, n - 1) if n else zero),
+        "cells": [
+            {
+                "i": cell.i,
+                "j": cell.j,
+                "value": json_value(cell.value),
+                "margin": json_value(table.margin(cell.i, cell.j)),
+                "moves": cell.moves,
+                "player": cell.player,
+            }
+            for cell in cells(table)
+        ],
+    }
+
+
+def _page_title(table: Table) -> str:
+    n = len(table)
+    return f"coinrow: the triangle of {n} coin{'s' if n != 1 else ''}"

@@ -1,0 +1,606 @@
+"""The triangle diagram of every subgame, as semantic SVG (built with :mod:`xml.etree`).
+
+The value and move tables drawn as a triangle standing on the row: the coins lie along the
+bottom and the cell of the subgame ``i..j`` sits at the apex of the coins ``i..j`` below it, so
+the top cell is the whole row. Each cell shows a number for that subgame (``view``) and arrows
+to the child cell(s) the optimal move(s) lead to: taking the left coin leaves ``i+1..j``, the
+child below and to the right; taking the right coin leaves ``i..j-1``, below and to the left.
+Cells and arrows are coloured by whose turn it is in that subgame.
+
+Every cell is a ``<g class="cell">`` carrying ``data-i``, ``data-j`` (0-based), ``data-value``
+(the exact number shown), ``data-moves`` (``L``, ``R`` or ``LR``, as :meth:`Table.moves`) and
+``data-player`` (``first`` or ``second``), so a web page can make the picture interactive.
+All numbers come from :class:`coinrow.Table`. The cell model (:func:`cells`,
+:func:`resolve_highlight`) is shared with the terminal renderer :mod:`coinrow.text`.
+"""
+
+from __future__ import annotations
+
+import html
+import xml.etree.ElementTree as ET
+from collections.abc import Iterable, Sequence
+from typing import Literal, NamedTuple
+
+from .engines.table import Table
+from .errors import PictureError, RowTooLongError, SubgameError
+from .game import Player, Position, parse_moves, taken_indices
+from .numbers import Value, exact_arithmetic, format_value
+
+#: Longest row a picture shows (40 coins: 820 cells).
+MAX_COINS = 40
+
+View = Literal["total", "margin", "first"]
+#: What a cell can show: the most the player to move gets (``total``, :meth:`Table.value`),
+#: the mover's margin over the other player (``margin``, :meth:`Table.margin`), or the first
+#: player's points from that subgame on (``first``, the seed's table ``A``).
+VIEWS: tuple[View, ...] = ("total", "margin", "first")
+
+#: Colours: the first player's turn, the second player's turn, the highlighted line.
+FIRST_COLOR, SECOND_COLOR, HIGHLIGHT_COLOR = "#1f5fbf", "#17803a", "#e8590c"
+PLAYER_COLORS = {"first": FIRST_COLOR, "second": SECOND_COLOR}
+CELL_FILLS = {"first": "#e4eefc", "second": "#e1f3e5"}
+
+Highlight = str | Iterable[tuple[int, int]] | None
+"""A line of moves such as ``"LLR"`` (the cells it passes through and the moves it plays) or
+a collection of ``(i, j)`` cells."""
+
+
+class Cell(NamedTuple):
+    """One subgame ``i..j`` as drawn: the number shown, the optimal moves, whose turn."""
+
+    i: int
+    j: int
+    value: Value
+    moves: str
+    player: Player
+
+
+class Marked(NamedTuple):
+    """What to highlight: cells ``(i, j)`` and moves ``(i, j, move)`` played from them."""
+
+    cells: frozenset[tuple[int, int]]
+    moves: frozenset[tuple[int, int, str]]
+
+
+class SvgDiagram(str):
+    """An SVG document: a plain ``str`` that Jupyter displays as a picture."""
+
+    def _repr_svg_(self) -> str:
+        return str(self)
+
+
+def check_length(n: int) -> None:
+    """Raise :class:`~coinrow.errors.RowTooLongError` when a picture of n coins would not be
+    readable (O(1)).
+
+    >>> check_length(41)
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.RowTooLongError: a picture shows at most 40 coins; this row has 41
+    """
+    if n > MAX_COINS:
+        raise RowTooLongError(f"a picture shows at most {MAX_COINS} coins; this row has {n}")
+
+
+def picture_table(coins: Sequence[object] | Table) -> Table:
+    """The :class:`Table` to draw: ``coins`` itself when it is one, checked for length
+    (O(n^2) to build).
+
+    >>> len(picture_table([1, 2, 4, 3]))
+    4
+    """
+    check_length(len(coins))
+    return coins if isinstance(coins, Table) else Table(coins)
+
+
+def check_view(view: str) -> View:
+    """Validate a view name (O(1)).
+
+    >>> check_view("margin")
+    'margin'
+    """
+    if view not in VIEWS:
+        raise PictureError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
+    return view
+
+
+def mover(table: Table, i: int, j: int) -> Player:
+    """Whose turn it is when coins ``i..j`` are left (O(1)).
+
+    >>> mover(Table([1, 2, 4, 3]), 0, 2), mover(Table([1, 2, 4, 3]), 1, 2)
+    ('second', 'first')
+    """
+    return Position(table.coins, i, j).turn
+
+
+def cell_value(table: Table, i: int, j: int, view: View = "total") -> Value:
+    """The number a cell shows in ``view`` (O(1)).
+
+    >>> table = Table([1, 2, 4, 3])
+    >>> [cell_value(table, 0, 2, view) for view in ("total", "margin", "first")]
+    [5, 3, 2]
+    """
+    if view == "total":
+        return table.value(i, j)
+    if view == "margin":
+        return table.margin(i, j)
+    check_view(view)
+    value = table.value(i, j)
+    if mover(table, i, j) == "first":
+        return value
+    with exact_arithmetic():
+        return table.total(i, j) - value
+
+
+def cells(table: Table, view: View = "total") -> list[Cell]:
+    """Every cell, widest subgame first, left to right (O(n^2)).
+
+    >>> [(c.i, c.j, c.value, c.moves, c.player) for c in cells(Table([1, 2, 4, 3]))][:3]
+    [(0, 3, 5, 'LR', 'first'), (0, 2, 5, 'R', 'second'), (1, 3, 5, 'LR', 'second')]
+    """
+    check_view(view)
+    n = len(table)
+    return [
+        Cell(i, i + width - 1, cell_value(table, i, i + width - 1, view),
+             table.moves(i, i + width - 1), mover(table, i, i + width - 1))
+        for width in range(n, 0, -1)
+        for i in range(n - width + 1)
+    ]  # fmt: skip
+
+
+def resolve_highlight(table: Table, highlight: Highlight) -> Marked:
+    """The cells and moves to highlight: a line marks every cell it passes through and every
+    move it plays (it may be partial, and may contain mistakes); a collection marks cells
+    (O(n) for a line, O(k) for k cells).
+
+    >>> marked = resolve_highlight(Table([1, 2, 4, 3]), "RR")
+    >>> sorted(marked.cells), sorted(marked.moves)
+    ([(0, 1), (0, 2), (0, 3)], [(0, 2, 'R'), (0, 3, 'R')])
+    """
+    if highlight is None:
+        return Marked(frozenset(), frozenset())
+    n = len(table)
+    if isinstance(highlight, str):
+        line = parse_moves(highlight)
+        taken_indices(n, line)  # a line longer than the row is refused with a clear message
+        position, marked_cells, marked_moves = Position(table.coins, 0, n - 1), set(), set()
+        for move in line:
+            marked_cells.add((position.lo, position.hi))
+            marked_moves.add((position.lo, position.hi, move))
+            position = position.play(move)
+        if not position.is_over:
+            marked_cells.add((position.lo, position.hi))
+        return Marked(frozenset(marked_cells), frozenset(marked_moves))
+    chosen = frozenset((int(i), int(j)) for i, j in highlight)
+    for i, j in chosen:
+        if not 0 <= i <= j < n:
+            raise SubgameError(f"subgame {i}..{j} is not inside a row of {n} coins")
+    return Marked(chosen, frozenset())
+
+
+# Geometry, in user units: coin pitch (at least; wider for long numbers), cell box height,
+# gap for the arrows, outer padding, coin height; a box is the pitch less BOX_SPACE wide.
+PITCH, BOX_HEIGHT, GAP, PAD, COIN_HEIGHT, BOX_SPACE = 60.0, 30.0, 18.0, 12.0, 44.0, 6.0
+ROW = BOX_HEIGHT + GAP
+MIN_WIDTH = 480.0
+#: Rows of long numbers get a wider pitch, up to this total width.
+MAX_WIDTH = MAX_COINS * PITCH + 2 * PAD
+#: Font sizes of the numbers: largest, wanted (the pitch widens for it), smallest.
+LARGEST_FONT, WANTED_FONT, SMALLEST_FONT = 22.0, 16.0, 7.0
+#: Width of one character as a fraction of the font size: digits, bold digits, prose, bold.
+DIGIT_EM, BOLD_DIGIT_EM, TEXT_EM, BOLD_TEXT_EM = 0.64, 0.72, 0.55, 0.62
+#: Legend text size on screen, in pixels, whatever the scale.
+LEGEND_PX = 14.0
+
+
+def fit_text(
+    text: str, width: float, largest: float, smallest: float, em: float = DIGIT_EM
+) -> tuple[str, float]:
+    """Font size for ``text`` to fit ``width``; cut with an ellipsis below ``smallest`` (O(len)).
+
+    >>> fit_text("5", 50, 22, 8), fit_text("123456789012", 50, 22, 8)
+    (('5', 22), ('12345678…', 8))
+    """
+    size = min(largest, width / (em * max(len(text), 1)))
+    if size >= smallest:
+        return text, round(size, 2)
+    keep = max(int(width / (em * smallest)) - 1, 1)
+    return text[:keep] + "…", smallest
+
+
+def pitch_for(texts: Iterable[str], n: int) -> float:
+    """Horizontal units per coin: 60, or wider so the longest number fits at a font of 16,
+    keeping the picture at most 40 coins' width (O(len(texts))).
+
+    >>> pitch_for(["5", "12"], 4), pitch_for(["1234567890123456"], 4), pitch_for(["123456"], 40)
+    (60.0, 173.84, 60.0)
+    """
+    wanted = DIGIT_EM * WANTED_FONT * max(map(len, texts), default=1) + 10
+    return round(max(PITCH, min(wanted, (MAX_WIDTH - 2 * PAD) / max(n, 1))), 2)
+
+
+def default_size(n: int, width: float) -> int:
+    """Default width in pixels of a picture ``width`` units wide: 1 px per unit for rows of up
+    to 18 coins, shrinking to 0.6 (36 px per coin of 60 units) at 31 coins and more (O(1)).
+
+    >>> default_size(4, 480), default_size(40, 2424)
+    (480, 1454)
+    """
+    per_coin = max(36.0, min(60.0, 1100.0 / max(n, 1)))
+    return round(width * per_coin / PITCH)
+
+
+def _fmt(number: float) -> str:
+    return f"{number:.2f}".rstrip("0").rstrip(".")
+
+
+def _element(parent: ET.Element, tag: str, **attributes: object) -> ET.Element:
+    return ET.SubElement(
+        parent,
+        tag,
+        {name.rstrip("_").replace("_", "-"): _attr(v) for name, v in attributes.items()},
+    )
+
+
+def _attr(value: object) -> str:
+    return _fmt(value) if isinstance(value, float) else str(value)
+
+
+Segment = tuple[float, float, float, float]
+
+
+def _arrow(
+    parent: ET.Element, segment: Segment, color: str, width: float, dashed: bool = False
+) -> None:
+    """A straight arrow from (x0, y0) with its head's tip at (x1, y1)."""
+    x0, y0, x1, y1 = segment
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    head, half = 3.2 * width + 3, 1.8 * width + 1.5
+    bx, by = x1 - ux * head, y1 - uy * head
+    shaft = {"stroke_dasharray": "4 3"} if dashed else {}
+    _element(parent, "path", d=f"M{_fmt(x0)} {_fmt(y0)} L{_fmt(bx)} {_fmt(by)}", stroke=color,
+             stroke_width=width, fill="none", stroke_linecap="round", **shaft)  # fmt: skip
+    corners = [(x1, y1), (bx - uy * half, by + ux * half), (bx + uy * half, by - ux * half)]
+    _element(parent, "polygon", points=" ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in corners),
+             fill=color)  # fmt: skip
+
+
+class _Layout(NamedTuple):
+    n: int
+    pitch: float  # units per coin
+    left: float  # x of the left edge of coin 0's column
+    top: float  # y of the top cell's box
+
+    def center(self, i: int, j: int) -> float:
+        return self.left + (i + j + 1) * self.pitch / 2
+
+    def box_top(self, i: int, j: int) -> float:
+        return self.top + (self.n - (j - i + 1)) * ROW
+
+    def coin_top(self) -> float:
+        return self.top + self.n * ROW
+
+    @property
+    def box_width(self) -> float:
+        return self.pitch - BOX_SPACE
+
+
+def _move_arrow(layout: _Layout, i: int, j: int, move: str) -> Segment:
+    """Arrow from cell i..j to the child ``move`` leads to: L below-right, R below-left."""
+    side = 1 if move == "L" else -1
+    x, y = layout.center(i, j), layout.box_top(i, j) + BOX_HEIGHT
+    return x + side * 0.1 * PITCH, y + 1, x + side * 0.36 * PITCH, y + GAP - 1  # any pitch
+
+
+MOVE_WORDS = {"L": "take the left coin", "R": "take the right coin"}
+
+
+def describe(table: Table, cell: Cell, view: View) -> str:
+    """One sentence about a cell, used as its tooltip (O(j - i)).
+
+    >>> table = Table([1, 2, 4, 3])
+    >>> print(describe(table, cells(table)[1], "total"))  # doctest: +NORMALIZE_WHITESPACE
+    coins 1..3 (1 2 4): second player to move gets 5 at best (margin 3);
+    best move: take the right coin (4)
+    """
+    i, j = cell.i, cell.j
+    shown = [format_value(coin) for coin in table.coins[i : j + 1]]
+    row = " ".join(shown if len(shown) <= 8 else [*shown[:3], "…", *shown[-3:]])
+    if i == j:
+        best = "take the last coin"
+    else:
+        options = [f"{MOVE_WORDS[m]} ({format_value(table.coins[i if m == 'L' else j])})"
+                   for m in cell.moves]  # fmt: skip
+        best = (
+            "both moves are optimal: " + " or ".join(options) if len(options) == 2 else options[0]
+        )
+    text = (
+        f"coins {i + 1}..{j + 1} ({row}): {cell.player} player to move gets "
+        f"{format_value(table.value(i, j))} at best (margin {format_value(table.margin(i, j))})"
+    )
+    if view == "first":
+        text += f"; the first player gets {format_value(cell.value)} of them"
+    return f"{text}; best move{'s' if len(cell.moves) == 2 and i != j else ''}: {best}"
+
+
+VIEW_WORDS = {
+    "total": "Each cell: the most the player to move can get from the coins below it",
+    "margin": "Each cell: the player to move's total minus the other's on the coins below it",
+    "first": "Each cell: the first player's points from the coins below it, with best play",
+}
+
+
+def summary(table: Table) -> str:
+    """Totals and outcome of the whole row, one line (O(n)).
+
+    >>> summary(Table([1, 2, 4, 3]))
+    'first player 5, second player 5: a tie'
+    """
+    n = len(table)
+    if n == 0:
+        return "no coins"
+    first = table.value(0, n - 1)
+    with exact_arithmetic():
+        second = table.total(0, n - 1) - first
+    margin = table.margin(0, n - 1)
+    verdict = (
+        f"first player wins by {format_value(margin)}"
+        if margin > 0
+        else f"second player wins by {format_value(-margin)}"
+        if margin < 0
+        else "a tie"
+    )
+    return f"first player {format_value(first)}, second player {format_value(second)}: {verdict}"
+
+
+def triangle(
+    coins: Sequence[object] | Table,
+    view: View = "total",
+    highlight: Highlight = None,
+    size: int | None = None,
+) -> SvgDiagram:
+    """The triangle diagram of every subgame of a row of at most 40 coins (O(n^2)).
+
+    ``coins`` is a row or a :class:`Table`; ``highlight`` a line such as ``"LRL"`` or a set of
+    ``(i, j)`` cells; ``size`` the width in pixels (default: 60 px per coin for short rows,
+    down to 36 px per coin for 40 coins).
+
+    >>> svg = triangle([1, 2, 4, 3])
+    >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="5" data-moves="LR"' in svg
+    (10, True)
+    """
+    view = check_view(view)
+    table = picture_table(coins)
+    marked = resolve_highlight(table, highlight)
+    n = len(table)
+    shown = cells(table, view)
+    pitch = pitch_for(
+        [format_value(c.value) for c in shown] + list(map(format_value, table.coins)), n
+    )
+    width = max(MIN_WIDTH, n * pitch + 2 * PAD)
+    scale = (size if size is not None else default_size(n, width)) / width
+    if scale <= 0:
+        raise PictureError(f"size must be a positive number of pixels, not {size}")
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "class": "coinrow-triangle",
+            "data-view": view,
+            "data-coins": str(n),
+            "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
+        },
+    )
+    background = _element(root, "rect", x=0, y=0, width=width, fill="white")
+    lines = _legend_lines(table, view, width, LEGEND_PX / scale)
+    legend_bottom = _draw_legend(root, lines, bool(marked.cells))
+    layout = _Layout(n, pitch, (width - n * pitch) / 2, legend_bottom + PAD)
+    height = layout.coin_top() + COIN_HEIGHT + PAD if n else legend_bottom + PAD
+    background.set("height", _fmt(height))
+    root.set("viewBox", f"0 0 {_fmt(width)} {_fmt(height)}")
+    root.set("width", _fmt(width * scale))
+    root.set("height", _fmt(height * scale))
+    for cell in shown:
+        _draw_cell(root, table, layout, cell, view, marked)
+    _draw_coins(root, table, layout)
+    return SvgDiagram(ET.tostring(root, encoding="unicode"))
+
+
+def title(table: Table) -> str:
+    """The picture's title: the coins (or their count when long), totals and outcome (O(n)).
+
+    >>> title(Table([8, 15, 3, 7])), title(Table([]))
+    ('8 15 3 7: first player 22, second player 11: first player wins by 11', 'no coins')
+    """
+    head = _title_head(table)
+    return f"{head}: {summary(table)}" if head else summary(table)
+
+
+def _title_head(table: Table) -> str:
+    shown = " ".join(format_value(coin) for coin in table.coins)
+    return shown if len(shown) <= 40 else f"{len(table)} coins"
+
+
+#: The widest legend line drawn below the title, in characters (swatches included).
+LEGEND_CHARACTERS = 50
+
+
+def _legend_lines(table: Table, view: View, width: float, wanted: float) -> list[tuple[str, float]]:
+    """The title (split in two when too long) and the view's sentence, each with a font that
+    fits ``width``; then the font of the legend below them."""
+    room = width - 2 * PAD
+    font = min(wanted, room / (TEXT_EM * max(LEGEND_CHARACTERS, len(VIEW_WORDS[view]))))
+    head = _title_head(table)
+    texts = [title(table)]
+    if BOLD_TEXT_EM * len(texts[0]) * font > room and head:
+        texts = [f"{head}:", summary(table)]
+    lines = [(text, min(font, room / (BOLD_TEXT_EM * len(text)))) for text in texts]
+    return [*lines, (VIEW_WORDS[view], font), ("", font)]
+
+
+def _draw_legend(root: ET.Element, lines: list[tuple[str, float]], highlighted: bool) -> float:
+    """Draw the title and legend; return the y of their bottom."""
+    font = lines[-1][1]
+    legend = _element(root, "g", class_="legend", font_size=font, fill="#222")
+    y = PAD
+    for index, (text, size) in enumerate(lines[:-1]):
+        y += 1.45 * size if index else size
+        bold = {"font_weight": "bold"} if index < len(lines) - 2 else {}
+        _element(legend, "text", x=PAD, y=y, font_size=size, **bold).text = text
+    step = 1.45 * font
+    y += step
+    x = PAD
+    for player, words in (("first", "first player to move"), ("second", "second player to move")):
+        _element(legend, "rect", x=x, y=y - 0.8 * font, width=font, height=font,
+                 fill=CELL_FILLS[player], stroke=PLAYER_COLORS[player], stroke_width=2)  # fmt: skip
+        _element(legend, "text", x=x + 1.4 * font, y=y, fill=PLAYER_COLORS[player]).text = words
+        x += (1.4 + TEXT_EM * (len(words) + 3)) * font
+    y += step
+    _arrow(legend, (PAD, y - 0.75 * font, PAD + 0.9 * font, y + 0.1 * font), "#222", 1.6)
+    _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "take the left coin"
+    x = PAD + (1.4 + TEXT_EM * 21) * font
+    _arrow(legend, (x + 0.9 * font, y - 0.75 * font, x, y + 0.1 * font), "#222", 1.6)
+    _element(legend, "text", x=x + 1.4 * font, y=y).text = "take the right coin"
+    if highlighted:
+        y += step
+        _element(legend, "rect", x=PAD, y=y - 0.8 * font, width=font, height=font, fill="none",
+                 stroke=HIGHLIGHT_COLOR, stroke_width=3)  # fmt: skip
+        _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "highlighted cells and moves"
+    return y + 0.4 * font
+
+
+def _draw_cell(
+    root: ET.Element, table: Table, layout: _Layout, cell: Cell, view: View, marked: Marked
+) -> None:
+    i, j = cell.i, cell.j
+    color = PLAYER_COLORS[cell.player]
+    attributes = {
+        "class": "cell",
+        "data-i": str(i),
+        "data-j": str(j),
+        "data-value": format_value(cell.value),
+        "data-moves": cell.moves,
+        "data-player": cell.player,
+    }
+    lit = (i, j) in marked.cells
+    if lit:
+        attributes["data-highlight"] = "1"
+    group = ET.SubElement(root, "g", attributes)
+    _element(group, "title").text = describe(table, cell, view)
+    x, y = layout.center(i, j), layout.box_top(i, j)
+    box = layout.box_width
+    _element(group, "rect", x=x - box / 2, y=y, width=box, height=BOX_HEIGHT, rx=4,
+             fill=CELL_FILLS[cell.player], stroke=HIGHLIGHT_COLOR if lit else color,
+             stroke_width=3.5 if lit else 1.2)  # fmt: skip
+    text, font = fit_text(format_value(cell.value), box - 6, LARGEST_FONT, SMALLEST_FONT)
+    label = _element(group, "text", x=x, y=y + BOX_HEIGHT / 2 + 0.35 * font, font_size=font,
+                     text_anchor="middle", fill="#111")  # fmt: skip
+    label.text = text
+    if i == j:
+        return
+    for move in "LR":
+        if (i, j, move) in marked.moves:
+            _draw_played(group, _move_arrow(layout, i, j, move), move in cell.moves)
+        if move in cell.moves:
+            arrow = _element(group, "g", class_="arrow", data_move=move)
+            _arrow(arrow, _move_arrow(layout, i, j, move), color, 2.0)
+
+
+def _draw_played(group: ET.Element, arrow: Segment, optimal: bool) -> None:
+    """A move of the highlighted line: a halo under the optimal arrow, or a dashed arrow of
+    its own for a mistake."""
+    x0, y0, x1, y1 = arrow
+    if optimal:
+        _element(group, "path", class_="played", d=f"M{_fmt(x0)} {_fmt(y0)} L{_fmt(x1)} {_fmt(y1)}",
+                 stroke=HIGHLIGHT_COLOR, stroke_width=8, stroke_opacity=0.45,
+                 stroke_linecap="round", fill="none")  # fmt: skip
+    else:
+        played = _element(group, "g", class_="played")
+        _arrow(played, arrow, HIGHLIGHT_COLOR, 2.0, dashed=True)
+
+
+def _draw_coins(root: ET.Element, table: Table, layout: _Layout) -> None:
+    """Each coin a gold disc, stretched into a pill when its number is long."""
+    top, radius = layout.coin_top(), COIN_HEIGHT / 2
+    for index, coin in enumerate(table.coins):
+        text = format_value(coin)
+        group = _element(root, "g", class_="coin", data_index=index, data_value=text)
+        _element(group, "title").text = f"coin {index + 1}: {text}"
+        x = layout.center(index, index)
+        wide = BOLD_DIGIT_EM * 20 * len(text) + 14
+        width = max(COIN_HEIGHT, min(layout.pitch - 8, wide))
+        _element(group, "rect", x=x - width / 2, y=top, width=width, height=COIN_HEIGHT,
+                 rx=radius, fill="#f6d365", stroke="#a07a12", stroke_width=1.5)  # fmt: skip
+        shown, font = fit_text(text, width - 10, 20, SMALLEST_FONT, BOLD_DIGIT_EM)
+        _element(group, "text", x=x, y=top + radius + 0.35 * font, font_size=font,
+                 text_anchor="middle", font_weight="bold", fill="#3d2c00").text = shown  # fmt: skip
+
+
+PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{title}</title>
+<style>
+body {{ font-family: DejaVu Sans, Verdana, Arial, sans-serif; margin: 1.5em; color: #222; }}
+#info {{ min-height: 3em; margin: 0.8em 0; }}
+g.cell {{ cursor: pointer; }}
+g.cell:hover rect, g.cell.selected rect {{ stroke-width: 4; }}
+svg {{ max-width: 100%; height: auto; }}
+</style>
+</head>
+<body>
+<h1>{title}</h1>
+<p id="info">Click a cell to see its subgame.</p>
+{svg}
+<script>
+const info = document.getElementById("info");
+for (const cell of document.querySelectorAll("g.cell")) {{
+  cell.addEventListener("click", () => {{
+    for (const other of document.querySelectorAll("g.cell.selected")) {{
+      other.classList.remove("selected");
+    }}
+    cell.classList.add("selected");
+    info.textContent = cell.querySelector("title").textContent;
+  }});
+}}
+</script>
+</body>
+</html>
+"""
+
+
+def html_page(svg: str, title: str = "coinrow triangle") -> str:
+    """A standalone HTML page showing ``svg``; clicking a cell describes it (O(len(svg))).
+
+    >>> "<svg" in html_page(triangle([1, 2]))
+    True
+    """
+    return PAGE.format(title=html.escape(title), svg=svg)
+
+
+def repr_svg(coins: Sequence[object] | Table, highlight: Highlight = None) -> str | None:
+    """The diagram for Jupyter's ``_repr_svg_``, or None over 40 coins so that IPython falls
+    back to the text form (O(n^2)).
+
+    >>> repr_svg(range(41)) is None
+    True
+    """
+    if len(coins) > MAX_COINS:
+        return None
+    return str(triangle(coins, highlight=highlight))
+
+
+def repr_html(shown: object, coins: Sequence[object] | Table, highlight: Highlight = None) -> str:
+    """The diagram for Jupyter's ``_repr_html_``; over 40 coins, the text form and a short note
+    (O(n^2)).
+
+    >>> print(repr_html("<Table of 41 coins>", range(41)))
+    <pre>&lt;Table of 41 coins&gt;</pre><p><em>No diagram: pictures show at most 40 coins.</em></p>
+    """
+    svg = repr_svg(coins, highlight)
+    if svg is None:
+        note = f"No diagram: pictures show at most {MAX_COINS} coins."
+        return f"<pre>{html.escape(str(shown))}</pre><p><em>{note}</em></p>"
+    return f'<div class="coinrow-diagram" style="overflow-x: auto">{svg}</div>'
