@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+from .analysis import GameAnalysis, MoveAnalysis, analyze
 from .engines import ENGINES
 from .engines.cooperative import cooperative_total as _cooperative_total
 from .engines.table import Table
@@ -14,14 +15,18 @@ from .errors import (
     CoinrowError,
     IllegalMoveError,
     InvalidCoinError,
+    InvalidOptionError,
+    RecordError,
     RowTooLongError,
     StrategyUnavailableError,
     SubgameError,
     TableTooLargeError,
     UnknownEngineError,
+    UnknownStrategyError,
 )
 from .game import Game, Move, Position, TranscriptRow
 from .numbers import Value, coerce_coins, exact_row, parse_coins
+from .record import Record, parse_records, read_records
 from .solution import Solution, best_moves, solve
 from .strategies import greedy_total, parity_total
 
@@ -33,10 +38,15 @@ __all__ = [
     "ENGINES",
     "CoinrowError",
     "Game",
+    "GameAnalysis",
     "IllegalMoveError",
     "InvalidCoinError",
+    "InvalidOptionError",
     "Move",
+    "MoveAnalysis",
     "Position",
+    "Record",
+    "RecordError",
     "RowTooLongError",
     "Solution",
     "StrategyUnavailableError",
@@ -45,13 +55,17 @@ __all__ = [
     "TableTooLargeError",
     "TranscriptRow",
     "UnknownEngineError",
+    "UnknownStrategyError",
     "Value",
     "__version__",
+    "analyze",
     "best_moves",
     "coerce_coins",
     "cooperative_total",
     "greedy_total",
     "parity_total",
     "parse_coins",
+    "parse_records",
+    "read_records",
     "solve",
 ]

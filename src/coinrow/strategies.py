@@ -1,30 +1,76 @@
 """Strategies: functions from a :class:`~coinrow.game.Position` to a move ``"L"`` or ``"R"``.
 
 Any callable ``strategy(position) -> "L" | "R"`` is a strategy; :func:`play` pits two of them
-against each other.
+against each other. The built-ins are listed in :data:`BUILTINS` and built by name with
+:func:`get` (``"greedy"``, ``"lookahead:3"``, ``"random:42"``, ``"optimal:right"``, or a user
+function ``"module:function"``).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import os
+import random as _random
+import sys
 from collections.abc import Callable, Sequence
 
-from .engines import reduction
-from .errors import StrategyUnavailableError
-from .game import Game, Move, Position
+from .analysis import subgames_of
+from .engines.cooperative import cooperative_total
+from .errors import (
+    StrategyFailedError,
+    StrategyParameterError,
+    StrategyUnavailableError,
+    UnknownStrategyError,
+)
+from .game import MOVES, Game, Move, Position
 from .numbers import Value, exact_arithmetic, exact_row, zero_like
 
 Strategy = Callable[[Position], Move]
 
 
+def _pick(moves: str, ties: Move) -> Move:
+    """The move to play from a set of optimal moves, ``ties`` when both are."""
+    return ties if len(moves) == 2 else moves  # type: ignore[return-value]
+
+
 def optimal(position: Position) -> Move:
-    """An optimal move, left when both are optimal (O(n): two reductions).
+    """An optimal move, left when both are optimal.
+
+    O(1) per move after an O(n^2) table for rows up to
+    :data:`~coinrow.analysis.TABLE_LIMIT` coins (cached for the last 4 rows, so a game
+    builds it once); O(n) per move (two reductions) for longer rows.
 
     >>> optimal(Position.start([8, 15, 3, 7]))
     'R'
     """
-    with exact_arithmetic():
-        moves = reduction.best_moves(position.coins, position.lo, position.hi)
-    return "L" if "L" in moves else "R"
+    return _pick(subgames_of(position.coins).moves(position.lo, position.hi), "L")
+
+
+def optimal_right(position: Position) -> Move:
+    """An optimal move, right when both are optimal (complexity of :func:`optimal`).
+
+    >>> optimal(Position.start([1, 2, 4, 3])), optimal_right(Position.start([1, 2, 4, 3]))
+    ('L', 'R')
+    """
+    return _pick(subgames_of(position.coins).moves(position.lo, position.hi), "R")
+
+
+class OptimalRandomTies:
+    """An optimal move, chosen at random (seeded) when both are optimal.
+
+    Complexity of :func:`optimal`; the random generator only advances on ties.
+
+    >>> OptimalRandomTies(seed=1)(Position.start([8, 15, 3, 7]))
+    'R'
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = _random.Random(seed)
+
+    def __call__(self, position: Position) -> Move:
+        moves = subgames_of(position.coins).moves(position.lo, position.hi)
+        return self.rng.choice(MOVES) if len(moves) == 2 else moves  # type: ignore[return-value]
 
 
 def greedy(position: Position) -> Move:
@@ -63,6 +109,144 @@ def parity(position: Position) -> Move:
     return "L" if position.lo % 2 == group else "R"
 
 
+def lookahead(depth: int) -> Strategy:
+    """Depth-limited minimax on the margin: the move that maximises (coins the mover takes)
+    minus (coins the opponent takes) over the next ``depth`` moves, both sides playing that
+    way; what lies beyond the horizon counts 0. Left on ties.
+
+    ``lookahead(0)`` always takes the left coin, ``lookahead(1)`` is :func:`greedy`, and a
+    depth of at least the coins left is optimal. O(min(depth, m)^2) per move with m coins left
+    (the subgames within the horizon are shared, not re-searched).
+
+    >>> [lookahead(k)(Position.start([2, 9, 1, 1])) for k in (0, 1, 2, 4)]
+    ['L', 'L', 'R', 'R']
+    """
+    if isinstance(depth, bool) or not isinstance(depth, int) or depth < 0:
+        raise StrategyParameterError(f"lookahead depth must be an integer >= 0, got {depth!r}")
+
+    def strategy(position: Position) -> Move:
+        coins, lo, hi = position.coins, position.lo, position.hi
+        horizon = min(depth, hi - lo + 1)
+        if horizon == 0:
+            return "L"
+        zero = zero_like(list(coins[lo : lo + 1]))
+        # layer[a]: best margin for the mover in the subgame lo+a..hi-(t-a), t moves deep.
+        layer = [zero] * (horizon + 1)
+        with exact_arithmetic():
+            for t in range(horizon - 1, 0, -1):
+                layer = [
+                    max(coins[lo + a] - layer[a + 1], coins[hi - t + a] - layer[a])
+                    for a in range(t + 1)
+                ]
+            return "L" if coins[lo] - layer[1] >= coins[hi] - layer[0] else "R"
+
+    strategy.__name__ = strategy.__qualname__ = f"lookahead({depth})"
+    return strategy
+
+
+class RandomStrategy:
+    """A uniformly random legal move from a seeded generator (O(1)).
+
+    >>> s = RandomStrategy(seed=42)
+    >>> "".join(s(Position.start([1, 2, 3])) for _ in range(6))
+    'LLRLLL'
+    """
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = _random.Random(seed)
+
+    def __call__(self, position: Position) -> Move:
+        return self.rng.choice(MOVES)
+
+
+def cooperative(position: Position) -> Move:
+    """The manipulable ("dumb") opponent of the seeds: hands the other player the most.
+
+    It moves to the subgame in which the player to move next can collect the most when both
+    players play for that player (:func:`~coinrow.cooperative_total` of the coins left), left on
+    ties. So the other player, answering with its best response, collects exactly the
+    cooperative total: ``cooperative_total(coins)`` when ``cooperative`` plays second. O(m^2)
+    per move with m coins left.
+
+    >>> cooperative(Position.start([1, 100, 1]).play("L"))
+    'R'
+    """
+    coins, lo, hi = position.coins, position.lo, position.hi
+    with exact_arithmetic():
+        after_left = cooperative_total(coins[lo + 1 : hi + 1])
+        after_right = cooperative_total(coins[lo:hi])
+    return "L" if after_left >= after_right else "R"
+
+
+def _larger_end_rule(position: Position) -> Move | None:
+    """Thibault's rule 1: the larger end, when the ends differ and it beats its neighbour."""
+    coins, lo, hi = position.coins, position.lo, position.hi
+    if lo == hi:
+        return "L"
+    left, right = coins[lo], coins[hi]
+    if left > right and left > coins[lo + 1]:
+        return "L"
+    if right > left and right > coins[hi - 1]:
+        return "R"
+    return None
+
+
+def _group_rule(position: Position) -> Move | None:
+    """Thibault's rule 2: the end of the alternating group (of the coins left) with the larger
+    total. Only with an even number of coins left: an odd number puts both ends in one group."""
+    coins, lo, hi = position.coins, position.lo, position.hi
+    if (hi - lo + 1) % 2:
+        return None
+    zero = zero_like(list(coins[lo : lo + 1]))
+    with exact_arithmetic():
+        left_group = sum(coins[lo : hi + 1 : 2], zero)
+        right_group = sum(coins[lo + 1 : hi + 1 : 2], zero)
+    if left_group == right_group:
+        return None
+    return "L" if left_group > right_group else "R"
+
+
+def _local_loss_rule(position: Position) -> Move | None:
+    """Thibault's rule 3: maximise the coin taken minus the larger end left to the opponent."""
+    coins, lo, hi = position.coins, position.lo, position.hi
+    with exact_arithmetic():
+        left = coins[lo] - max(coins[lo + 1], coins[hi])
+        right = coins[hi] - max(coins[lo], coins[hi - 1])
+    if left == right:
+        return None
+    return "L" if left > right else "R"
+
+
+def thibault(position: Position) -> Move:
+    """Thibault Vroonhove's conjectured rules from the greedy-coins blog (O(m), m coins left).
+
+    1. If the end coins differ and the larger is also larger than its neighbour, take it.
+    2. Otherwise, with an even number of coins left, split them into alternating positions
+       (the groups of the left and of the right end) and take the end of the group with the
+       larger total.
+    3. Otherwise take the left coin.
+
+    It is not optimal: on ``2 1 2 3 3 3`` it takes the 2 and ties 7-7, where the 3 wins 8-6.
+
+    >>> thibault(Position.start([2, 1, 2, 3, 3, 3])), thibault(Position.start([1, 5, 2, 4]))
+    ('L', 'R')
+    """
+    return _larger_end_rule(position) or _group_rule(position) or "L"
+
+
+def thibault3(position: Position) -> Move:
+    """:func:`thibault` with a third rule before the fallback: take the end that maximises the
+    coin taken minus the larger of the two ends it leaves to the opponent (O(m)).
+
+    Not optimal either: on ``2 1 2 5 5 3`` it takes the 2 (2 - 3 > 3 - 5) and ties 9-9, where
+    the 3 wins 10-8.
+
+    >>> thibault3(Position.start([2, 1, 2, 5, 5, 3]))
+    'L'
+    """
+    return _larger_end_rule(position) or _group_rule(position) or _local_loss_rule(position) or "L"
+
+
 def play(coins: Sequence[object], first: Strategy, second: Strategy) -> Game:
     """Play a whole game between two strategies (O(n) calls of the strategies).
 
@@ -79,7 +263,7 @@ def play(coins: Sequence[object], first: Strategy, second: Strategy) -> Game:
 @exact_row
 def greedy_total(coins: Sequence[Value]) -> Value:
     """What the first player gets by greedy (larger end) play against an optimal opponent
-    (O(n^2): the opponent's moves come from two reductions each).
+    (O(n^2): the opponent's moves come from one table).
 
     >>> greedy_total([8, 15, 3, 7])
     15
@@ -104,3 +288,135 @@ def parity_total(coins: Sequence[Value]) -> Value:
             "even guarantee a draw"
         )
     return max(_parity_sums(coins))
+
+
+#: Built-in strategies by name: the parameter syntax and a one-line description.
+BUILTINS: dict[str, tuple[str, str]] = {
+    "optimal": (
+        "optimal[:left|:right|:random[:SEED]]",
+        "perfect play; ties broken left (default), right or at random",
+    ),
+    "greedy": ("greedy", "take the larger end coin (left on equality)"),
+    "parity": ("parity", "odd/even positions of the starting row; greedy when unavailable"),
+    "lookahead": ("lookahead[:DEPTH]", "minimax on the margin DEPTH moves deep (default 2)"),
+    "random": ("random[:SEED]", "a uniformly random move"),
+    "cooperative": ("cooperative", "hands the opponent the most (the manipulable opponent)"),
+    "thibault": ("thibault", "larger end if above its neighbour, else richer alternate group"),
+    "thibault3": ("thibault3", "thibault plus the local-loss rule before the fallback"),
+}
+
+#: Default depth of ``lookahead`` when the name gives none.
+DEFAULT_LOOKAHEAD = 2
+
+_PLAIN: dict[str, Strategy] = {
+    "greedy": greedy,
+    "parity": parity,
+    "cooperative": cooperative,
+    "thibault": thibault,
+    "thibault3": thibault3,
+}
+
+
+def names() -> list[str]:
+    """The built-in strategy names with their parameter syntax (O(1)).
+
+    >>> names()[:3]
+    ['optimal[:left|:right|:random[:SEED]]', 'greedy', 'parity']
+    """
+    return [syntax for syntax, _ in BUILTINS.values()]
+
+
+def _choices() -> str:
+    return ", ".join(names()) + ", or module:function"
+
+
+def _integer(text: str, what: str, name: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise StrategyParameterError(f"{name}: {what} must be an integer, got {text!r}") from None
+
+
+def get(name: str, seed: int | None = None) -> Strategy:
+    """The strategy called ``name`` (O(1) for built-ins; imports the module otherwise).
+
+    Parameters follow a colon: ``lookahead:3``, ``random:42``, ``optimal:right``,
+    ``optimal:random:7``. ``seed`` seeds the random strategies whose name gives no seed
+    (``None``: fresh entropy). Any other ``module:function`` imports a user strategy (the
+    current directory is searched too). Unknown names raise
+    :class:`~coinrow.errors.UnknownStrategyError` listing the choices.
+
+    >>> get("greedy") is greedy, get("lookahead:3").__name__
+    (True, 'lookahead(3)')
+    >>> get("magic")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.UnknownStrategyError: unknown strategy 'magic'; choose one of: optimal[:left|:right|:random[:SEED]], greedy, parity, lookahead[:DEPTH], random[:SEED], cooperative, thibault, thibault3, or module:function
+    """  # noqa: E501
+    base, _, parameter = name.strip().partition(":")
+    if base in _PLAIN:
+        if parameter:
+            raise StrategyParameterError(f"strategy {base!r} takes no parameter ({name!r})")
+        return _PLAIN[base]
+    if base == "optimal":
+        return _optimal_by_ties(parameter, seed, name)
+    if base == "lookahead":
+        depth = _integer(parameter, "the depth", name) if parameter else DEFAULT_LOOKAHEAD
+        return lookahead(depth)
+    if base == "random":
+        return RandomStrategy(_integer(parameter, "the seed", name) if parameter else seed)
+    if parameter and base:
+        return _import_strategy(base, parameter)
+    raise UnknownStrategyError(f"unknown strategy {name!r}; choose one of: {_choices()}")
+
+
+def _optimal_by_ties(parameter: str, seed: int | None, name: str) -> Strategy:
+    ties, _, ties_seed = parameter.partition(":")
+    if ties in ("", "left") and not ties_seed:
+        return optimal
+    if ties == "right" and not ties_seed:
+        return optimal_right
+    if ties == "random":
+        return OptimalRandomTies(_integer(ties_seed, "the seed", name) if ties_seed else seed)
+    raise StrategyParameterError(
+        f"{name!r}: optimal breaks ties left, right or random[:SEED], got {parameter!r}"
+    )
+
+
+def _import_strategy(module_name: str, attribute: str) -> Strategy:
+    """Import ``module:function``, looking in the current directory too."""
+    added = os.getcwd() not in sys.path
+    if added:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # the user's module may fail in any way while importing
+        raise UnknownStrategyError(
+            f"cannot import strategy module {module_name!r} ({type(error).__name__}: {error}); "
+            f"built-in strategies: {_choices()}"
+        ) from None
+    finally:
+        if added:
+            sys.path.remove(os.getcwd())
+    strategy = getattr(module, attribute, None)
+    if not callable(strategy):
+        raise UnknownStrategyError(
+            f"module {module_name!r} has no callable {attribute!r} to use as a strategy"
+        )
+    return _guarded(strategy, f"{module_name}:{attribute}")
+
+
+def _guarded(strategy: Callable[[Position], object], name: str) -> Strategy:
+    """A user strategy whose failures become :class:`StrategyFailedError` (a clear error
+    instead of a traceback from someone else's code)."""
+
+    @functools.wraps(strategy)
+    def call(position: Position) -> Move:
+        try:
+            return strategy(position)  # type: ignore[return-value]
+        except Exception as error:
+            raise StrategyFailedError(
+                f"strategy {name} failed at {position!r}: {type(error).__name__}: {error}"
+            ) from error
+
+    return call

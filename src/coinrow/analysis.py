@@ -1,0 +1,314 @@
+"""Move-by-move analysis of a game, like a chess engine annotating a game.
+
+:func:`analyze` takes a row and the moves played and, for every move, reports the mover's
+guaranteed total before and after it, the optimal move(s), the loss (how much the mover's
+guaranteed total dropped) and a label (best, inaccuracy, mistake, blunder). :class:`Subgames`
+answers the underlying questions (value and optimal moves of any subgame) for a row of any
+length: from a :class:`~coinrow.Table` for short rows, from two peak reductions for long ones.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import accumulate
+from typing import Any, Literal
+
+from .engines import reduction
+from .engines.table import Table
+from .errors import IllegalMoveError
+from .game import Move, Player, parse_moves
+from .numbers import Value, coerce_coins, exact_arithmetic, halve, json_value, zero_like
+
+#: Rows up to this many coins are answered from a full :class:`~coinrow.Table` (O(n^2) once:
+#: about 0.1 s and 5 MB at the limit; then O(1) per query); longer rows by reductions (O(n)
+#: per query, O(n) memory).
+TABLE_LIMIT = 512
+
+Label = Literal["best", "inaccuracy", "mistake", "blunder"]
+LABELS: tuple[Label, ...] = ("best", "inaccuracy", "mistake", "blunder")
+
+#: A loss up to this fraction of the typical coin (mean absolute coin value) is an inaccuracy.
+INACCURACY_LIMIT = Fraction(1, 4)
+#: A loss up to this fraction of the typical coin is a mistake; beyond it, a blunder.
+MISTAKE_LIMIT = Fraction(1)
+
+
+class Subgames:
+    """Values and optimal moves of every subgame ``lo..hi`` of one row.
+
+    Rows of up to :data:`TABLE_LIMIT` coins build a :class:`~coinrow.Table` (O(n^2) once, then
+    O(1) per query); longer rows answer each query with peak reductions (O(n) per query,
+    O(n) memory), so rows of any length work.
+
+    >>> s = Subgames([3, 2, 2, 3, 1, 2])
+    >>> s.value(0, 5), s.moves(0, 5), s.value(0, 4), s.value(3, 2)
+    (8, 'L', 6, 0)
+    """
+
+    def __init__(self, coins: Sequence[object], table_limit: int | None = None) -> None:
+        limit = TABLE_LIMIT if table_limit is None else table_limit
+        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
+        self.zero: Value = zero_like(list(self.coins))
+        with exact_arithmetic():
+            self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
+        self.table: Table | None = Table(self.coins) if len(self.coins) <= limit else None
+
+    @functools.cached_property
+    def typical_coin(self) -> Fraction:
+        """:func:`typical_coin` of the row, computed once (O(n))."""
+        return typical_coin(self.coins)
+
+    def __len__(self) -> int:
+        return len(self.coins)
+
+    def total(self, lo: int, hi: int) -> Value:
+        """Sum of coins ``lo..hi``; zero when ``lo > hi`` (O(1))."""
+        if lo > hi:
+            return self.zero
+        with exact_arithmetic():
+            return self._prefix[hi + 1] - self._prefix[lo]
+
+    def value(self, lo: int, hi: int) -> Value:
+        """Most the player to move in ``lo..hi`` can guarantee; zero when ``lo > hi``.
+
+        O(1) from the table, O(n) by reduction: ``(S + D) / 2`` with ``D`` the margin.
+        """
+        if lo > hi:
+            return self.zero
+        if self.table is not None:
+            return self.table.value(lo, hi)
+        with exact_arithmetic():
+            return halve(self.total(lo, hi) + reduction.margin(self.coins[lo : hi + 1]))
+
+    def moves(self, lo: int, hi: int) -> str:
+        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"`` (O(1) table, O(n) else)."""
+        if self.table is not None:
+            return self.table.moves(lo, hi)
+        with exact_arithmetic():
+            return reduction.best_moves(self.coins, lo, hi)
+
+    def value_after(self, lo: int, hi: int, move: str) -> Value:
+        """What the mover in ``lo..hi`` can still guarantee from the coins ``lo..hi`` after
+        playing ``move``: the coin plus what the opponent leaves (O(1) table, O(n) else)."""
+        if move == "L":
+            coin, rest = self.coins[lo], (lo + 1, hi)
+        else:
+            coin, rest = self.coins[hi], (lo, hi - 1)
+        with exact_arithmetic():
+            return coin + self.total(*rest) - self.value(*rest)
+
+
+def subgames_of(coins: tuple[Value, ...]) -> Subgames:
+    """The :class:`Subgames` of a row, cached for the last 4 rows so that strategies called
+    once per move share one table per game (O(n) to hash the row; building: see Subgames).
+
+    Rows of equal values but different number types (``1`` and ``Decimal("1")``) are kept
+    apart, so results come back in the row's own type.
+
+    >>> subgames_of((1, 2, 4, 3)) is subgames_of((1, 2, 4, 3))
+    True
+    """
+    return _cached_subgames(coins, type(coins[0]).__name__ if coins else "")
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_subgames(coins: tuple[Value, ...], kind: str) -> Subgames:
+    return Subgames(coins)
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """One analysed move. Totals are whole-game totals of the mover: coins already taken plus
+    what the mover can guarantee from the coins left."""
+
+    step: int
+    player: Player
+    move: Move
+    coin: Value
+    best_moves: str
+    guaranteed_before: Value
+    guaranteed_after: Value
+    loss: Value
+    label: Label
+    first_total: Value
+    second_total: Value
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(1)); ``best_moves`` is a sorted list such as ``["L", "R"]``."""
+        return {
+            "step": self.step,
+            "player": self.player,
+            "move": self.move,
+            "coin": json_value(self.coin),
+            "best_moves": sorted(self.best_moves),
+            "guaranteed_before": json_value(self.guaranteed_before),
+            "guaranteed_after": json_value(self.guaranteed_after),
+            "loss": json_value(self.loss),
+            "label": self.label,
+            "first_total": json_value(self.first_total),
+            "second_total": json_value(self.second_total),
+        }
+
+
+@dataclass(frozen=True)
+class PlayerSummary:
+    """A player's moves in one game: how many, losses, labels, accuracy and totals."""
+
+    player: Player
+    moves: int
+    total_loss: Value
+    labels: dict[str, int]
+    guaranteed_start: Value
+    final_total: Value
+
+    @property
+    def accuracy(self) -> float:
+        """Percentage of this player's moves that were optimal (100.0 with no moves; O(1))."""
+        return 100.0 if not self.moves else 100.0 * self.labels["best"] / self.moves
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(1))."""
+        return {
+            "player": self.player,
+            "moves": self.moves,
+            "total_loss": json_value(self.total_loss),
+            "accuracy": self.accuracy,
+            "labels": dict(self.labels),
+            "guaranteed_start": json_value(self.guaranteed_start),
+            "final_total": json_value(self.final_total),
+        }
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """The analysis of a game: one :class:`MoveAnalysis` per move and a summary per player.
+
+    ``final_total`` of a summary is what the player has taken so far (the final total when
+    every coin was taken)."""
+
+    coins: tuple[Value, ...]
+    line: str
+    moves: tuple[MoveAnalysis, ...]
+    first: PlayerSummary
+    second: PlayerSummary
+
+    @property
+    def finished(self) -> bool:
+        """True when every coin was taken (O(1))."""
+        return len(self.line) == len(self.coins)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form of the whole analysis (O(n))."""
+        return {
+            "coins": [json_value(coin) for coin in self.coins],
+            "line": self.line,
+            "finished": self.finished,
+            "moves": [move.to_dict() for move in self.moves],
+            "summary": {"first": self.first.to_dict(), "second": self.second.to_dict()},
+        }
+
+
+def typical_coin(coins: Sequence[Value]) -> Fraction:
+    """Mean absolute coin value, the yardstick of the labels (O(n); zero for no coins).
+
+    >>> typical_coin([3, 2, 2, 3, 1, 2])
+    Fraction(13, 6)
+    """
+    if not coins:
+        return Fraction(0)
+    with exact_arithmetic():
+        total = sum(abs(coin) for coin in coins)
+    return Fraction(total) / len(coins)
+
+
+def label_for(loss: Value, typical: Fraction) -> Label:
+    """Label of a loss measured against the typical coin (O(1)).
+
+    ``best`` for no loss; ``inaccuracy`` up to :data:`INACCURACY_LIMIT` of a typical coin;
+    ``mistake`` up to :data:`MISTAKE_LIMIT`; ``blunder`` beyond.
+
+    >>> [label_for(loss, Fraction(4)) for loss in (0, 1, 4, 5)]
+    ['best', 'inaccuracy', 'mistake', 'blunder']
+    """
+    if loss <= 0:
+        return "best"
+    ratio = Fraction(loss) / typical  # typical > 0 whenever a loss is possible
+    if ratio <= INACCURACY_LIMIT:
+        return "inaccuracy"
+    return "mistake" if ratio <= MISTAKE_LIMIT else "blunder"
+
+
+def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = None) -> GameAnalysis:
+    """Analyse every move of a game (possibly unfinished) on a row.
+
+    ``subgames``, when given, must be the :class:`Subgames` of the same row (tournaments pass
+    the cached one); ``coins`` is then not read again.
+
+    O(n^2) to build a table for rows up to :data:`TABLE_LIMIT` coins and O(1) per move; longer
+    rows cost O(n) per move (peak reductions), O(n^2) in all with O(n) memory.
+
+    >>> game = analyze([3, 2, 2, 3, 1, 2], "RLLLLL")
+    >>> first = game.moves[0]
+    >>> first.guaranteed_before, first.guaranteed_after, first.loss, first.label, first.best_moves
+    (8, 7, 1, 'mistake', 'L')
+    >>> game.first.total_loss, game.first.accuracy
+    (1, 66.66666666666667)
+    """
+    sub = subgames if subgames is not None else Subgames(coins)
+    row = sub.coins
+    line = parse_moves(moves)
+    if len(line) > len(row):
+        raise IllegalMoveError(f"{len(line)} moves for a row of {len(row)} coins")
+    typical = sub.typical_coin
+    taken = [sub.zero, sub.zero]
+    results: list[MoveAnalysis] = []
+    lo, hi = 0, len(row) - 1
+    with exact_arithmetic():
+        for step, move in enumerate(line):
+            mover = step % 2
+            before = taken[mover] + sub.value(lo, hi)
+            after = taken[mover] + sub.value_after(lo, hi, move)
+            best = sub.moves(lo, hi)
+            coin = row[lo] if move == "L" else row[hi]
+            taken[mover] += coin
+            lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
+            loss = before - after
+            results.append(
+                MoveAnalysis(
+                    step + 1,
+                    "first" if mover == 0 else "second",
+                    move,  # type: ignore[arg-type]
+                    coin,
+                    best,
+                    before,
+                    after,
+                    loss,
+                    label_for(loss, typical),
+                    taken[0],
+                    taken[1],
+                )
+            )
+        start_first = sub.value(0, len(row) - 1)
+        start_second = sub.total(0, len(row) - 1) - start_first
+    return GameAnalysis(
+        row,
+        line,
+        tuple(results),
+        _summary("first", results, start_first, taken[0], sub.zero),
+        _summary("second", results, start_second, taken[1], sub.zero),
+    )
+
+
+def _summary(
+    player: Player, moves: list[MoveAnalysis], start: Value, final: Value, zero: Value
+) -> PlayerSummary:
+    own = [move for move in moves if move.player == player]
+    labels: dict[str, int] = {label: 0 for label in LABELS}
+    for move in own:
+        labels[move.label] += 1
+    with exact_arithmetic():
+        total_loss = sum((move.loss for move in own), zero)
+    return PlayerSummary(player, len(own), total_loss, labels, start, final)

@@ -1,0 +1,271 @@
+"""``coinrow compare`` (tournaments between strategies) and ``coinrow refute`` (the smallest
+rows on which a strategy is not optimal)."""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table as RichTable
+
+from ..errors import CoinrowError
+from ..numbers import format_value, parse_coins
+from ..strategies import get, names
+from ..study import (
+    MAX_SEARCH_ROWS,
+    Counterexample,
+    Progress,
+    RefuteResult,
+    TournamentResult,
+    check_row,
+    parse_alphabet,
+    refute,
+    rows_up_to,
+    search_length,
+    tournament,
+)
+from . import app, fail, print_json
+
+STRATEGY_HELP = f"Built-ins: {', '.join(names())}; or module:function."
+
+
+@contextlib.contextmanager
+def progress_bar(description: str, total: int, hidden: bool) -> Iterator[Progress]:
+    """A Rich progress bar on stderr (hidden with --json or when stderr is not a terminal);
+    yields a function that advances it."""
+    console = Console(stderr=True)
+    if hidden or not console.is_terminal:
+        yield lambda advance: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (
+        "{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda advance: bar.advance(task, advance)
+
+
+@app.command("compare")
+def compare_command(
+    strategies: list[str] = typer.Argument(..., help=f"Two or more strategies. {STRATEGY_HELP}"),
+    games: int = typer.Option(
+        100, "--games", "-g", help="Random rows; each is played in both seat orders by each pair."
+    ),
+    n: int = typer.Option(10, "--n", "-n", help="Coins per row."),
+    values: str = typer.Option(
+        "1-9", "--values", help="Coin values: a range such as 1-9 or a list such as 1,2,3,5."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the rows and of random strategies."),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Also draw each strategy's win/tie/loss rates to this image file."
+    ),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print JSON: strategies, rows, games_per_pair, n, values, seed, interrupted, pairs "
+        "(strategy, opponent, games, wins, ties, losses, win_rate, tie_rate, loss_rate, "
+        "mean_margin, mean_regret, opponent_mean_regret) and standings (the same per strategy).",
+    ),
+) -> None:
+    """Tournament: every pair of strategies on the same random rows.
+
+    Both seat orders are played; reports win, tie and loss rates, mean margin and mean regret
+    (points a strategy's own moves gave away against optimal play)."""
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}")
+    if n < 1:
+        fail(f"--n must be at least 1, got {n}")
+    if plot is not None:
+        from ..plot import FORMATS
+
+        if plot.suffix.lower() not in FORMATS:
+            fail(f"--plot {plot.name}: use one of the suffixes {', '.join(FORMATS)}")
+    with progress_bar("Playing", games, as_json) as advance:
+        result = tournament(strategies, games, n, values, seed, progress=advance)
+    if result.interrupted:
+        sys.stderr.write(f"coinrow: interrupted: results of the first {result.rows_played} rows\n")
+    if plot is not None:
+        _plot(result, plot)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        _print_tournament(result, Console(highlight=False))
+    if result.interrupted:
+        raise typer.Exit(130)
+
+
+def _print_tournament(result: TournamentResult, console: Console) -> None:
+    console.print(
+        f"{result.rows_played} random rows of {result.n} coins (values {result.values}, "
+        f"seed {result.seed}), each played in both seat orders: "
+        f"{2 * result.rows_played} games per pair. Regret: points a strategy's own moves gave "
+        "away against optimal play, per game."
+    )
+    pairs = RichTable(title="Pairs (seen from the first strategy)", box=box.SIMPLE_HEAD)
+    for header in ("Strategy", "Opponent", "Win", "Tie", "Loss", "Margin", "Regret",
+                   "Opp regret"):  # fmt: skip
+        named = header in ("Strategy", "Opponent")
+        pairs.add_column(header, justify="left" if named else "right", no_wrap=True)
+    for pair in result.pairs:
+        pairs.add_row(
+            escape(pair.strategy),
+            escape(pair.opponent),
+            f"{pair.rate(pair.wins):.1%}",
+            f"{pair.rate(pair.ties):.1%}",
+            f"{pair.rate(pair.losses):.1%}",
+            f"{pair.mean_margin:+.2f}",
+            f"{pair.mean_regret:.2f}",
+            f"{pair.opponent_mean_regret:.2f}",
+        )
+    console.print(pairs)
+    standings = RichTable(title="Standings (all games of each strategy)", box=box.SIMPLE_HEAD)
+    for header in ("Strategy", "Games", "Win", "Tie", "Loss", "Margin", "Regret"):
+        standings.add_column(
+            header, justify="left" if header == "Strategy" else "right", no_wrap=True
+        )
+    for row in sorted(result.standings, key=lambda standing: -standing.mean_margin):
+        standings.add_row(
+            escape(row.strategy),
+            str(row.games),
+            f"{row.rate(row.wins):.1%}",
+            f"{row.rate(row.ties):.1%}",
+            f"{row.rate(row.losses):.1%}",
+            f"{row.mean_margin:+.2f}",
+            f"{row.mean_regret:.2f}",
+        )
+    console.print(standings)
+
+
+def _plot(result: TournamentResult, path: Path) -> None:
+    from ..plot import grouped_bar_chart
+
+    standings = result.standings
+    grouped_bar_chart(
+        path,
+        f"{result.rows_played} rows of {result.n} coins, both seat orders",
+        [row.strategy for row in standings],
+        {
+            "win rate": [row.rate(row.wins) for row in standings],
+            "tie rate": [row.rate(row.ties) for row in standings],
+            "loss rate": [row.rate(row.losses) for row in standings],
+        },
+        "share of games",
+    )
+
+
+@app.command("refute")
+def refute_command(
+    strategy: str = typer.Argument(..., help=f"The strategy to test. {STRATEGY_HELP}"),
+    alphabet: str | None = typer.Option(
+        None, "--alphabet", "-a", help="Coin values to search over (default 1,2,3)."
+    ),
+    max_length: int | None = typer.Option(
+        None, "--max-length", "-m", help="Longest row searched (default 8)."
+    ),
+    limit: int = typer.Option(
+        1, "--limit", "-k", help="Stop after K counterexamples; 0 finds all within the bounds."
+    ),
+    row: str | None = typer.Option(
+        None, "--row", help="Check this one row (e.g. 2,1,2,3,3,3) instead of searching."
+    ),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print JSON: strategy, searched (rows tried), counterexamples (coins, "
+        "strategy_total, optimal_total, loss, strategy_line, optimal_line), alphabet, "
+        "max_length, requested_length, capped, interrupted.",
+    ),
+) -> None:
+    """Find the smallest rows on which a strategy is not optimal.
+
+    Rows are searched by length, then by values: a counterexample is a row on which STRATEGY,
+    playing first against an optimal opponent, ends below the optimal first total. Where the
+    opponent has several optimal moves, every one is tried."""
+    if row is not None:
+        if alphabet is not None or max_length is not None:
+            fail("--row checks one row; --alphabet and --max-length only apply to a search")
+        result = _check_one(strategy, row)
+    else:
+        result = _search(strategy, "1,2,3" if alphabet is None else alphabet,
+                         8 if max_length is None else max_length,
+                         limit, as_json)  # fmt: skip
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        _print_refutation(result, row is not None, Console(highlight=False))
+    if result.interrupted:
+        raise typer.Exit(130)
+
+
+def _check_one(strategy: str, text: str) -> RefuteResult:
+    coins = tuple(parse_coins(text))
+    if not coins:
+        fail("--row is empty: give coins such as 2,1,2,3,3,3")
+    result = RefuteResult(strategy, (), len(coins), len(coins), searched=1)
+    example = check_row(coins, get(strategy, seed=0))
+    if example is not None:
+        result.counterexamples.append(example)
+    return result
+
+
+def _search(strategy: str, alphabet: str, max_length: int, limit: int, quiet: bool) -> RefuteResult:
+    try:
+        values = parse_alphabet(alphabet)
+    except CoinrowError as error:
+        fail(f"--alphabet: {error}")
+    if max_length < 1:
+        fail(f"--max-length must be at least 1, got {max_length}")
+    if limit < 0:
+        fail(f"--limit must be at least 0, got {limit}")
+    length = search_length(len(values), max_length)
+    if length < max_length:
+        sys.stderr.write(
+            f"coinrow: note: --max-length {max_length} would search "
+            f"{rows_up_to(len(values), max_length):,} rows; searching lengths up to {length} "
+            f"({rows_up_to(len(values), length):,} rows, the cap is {MAX_SEARCH_ROWS:,})\n"
+        )
+    total = rows_up_to(len(values), length)
+    with progress_bar(f"Searching {strategy}", total, quiet) as advance:
+        result = refute(strategy, values, max_length, limit, progress=advance)
+    if result.interrupted:
+        sys.stderr.write(f"coinrow: interrupted after {result.searched:,} rows\n")
+    return result
+
+
+def _print_refutation(result: RefuteResult, one_row: bool, console: Console) -> None:
+    name = escape(result.strategy)
+    for example in result.counterexamples:
+        _print_counterexample(name, example, console)
+    if one_row:
+        if not result.counterexamples:
+            console.print(f"{name} gets the optimal first total on this row, whatever optimal "
+                          "moves the opponent makes.")  # fmt: skip
+        return
+    alphabet = ", ".join(format_value(value) for value in result.alphabet)
+    found = len(result.counterexamples)
+    console.print(
+        f"Searched {result.searched:,} rows of length 1 to {result.max_length} over {{{alphabet}}}"
+        f": {found or 'no'} counterexample{'s' if found != 1 else ''}."
+    )
+
+
+def _print_counterexample(name: str, example: Counterexample, console: Console) -> None:
+    coins = " ".join(format_value(coin) for coin in example.coins)
+    console.print(
+        f"[bold]{coins}[/]: {name} gets {format_value(example.strategy_total)} playing first; "
+        f"the optimum is {format_value(example.optimal_total)} "
+        f"(loss {format_value(example.loss)})."
+    )
+    console.print(f"  {name} line: {example.strategy_line}")
+    console.print(f"  optimal line: {example.optimal_line}")

@@ -1,0 +1,291 @@
+"""Game records: a plain-text format (one game per record), a forgiving reader, a writer, JSON.
+
+A record is optional header lines ``# key: value``, a line of coins and a line of moves::
+
+    # players: Alice vs Bob
+    # date: 2026-11-22
+    3 2 2 3 1 2
+    LLRLLL
+
+Records are separated by blank lines. The moves line may be missing (no move played yet) and
+may be shorter than the row (an unfinished game); moves may be spaced, comma separated or
+lower case. Other lines starting with ``#`` and without ``key:`` are comments and are dropped.
+:func:`parse_records` never raises on bad text: it keeps every good record and returns one
+:class:`~coinrow.errors.RecordError` (with its line number) per bad record.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import CoinrowError, RecordError
+from .game import Game, parse_moves
+from .numbers import Value, coerce_coins, format_value, json_value, parse_coins
+
+
+def _clean_header(key: object, value: object) -> tuple[str, str]:
+    if not isinstance(key, str) or not isinstance(value, str):
+        raise RecordError(0, f"header keys and values must be text, got {key!r}: {value!r}")
+    key, value = key.strip(), value.strip()
+    if not key or ":" in key:
+        raise RecordError(0, f"header key {key!r} must be non-empty and contain no ':'")
+    for text in (key, value):
+        if "".join(text.splitlines()) != text:
+            raise RecordError(0, f"header {key!r} must fit on one line")
+    return key, value
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game: the row, the moves played (``L``/``R`` text) and header fields.
+
+    Construction validates and normalises: coins become one exact number family, moves are
+    upper-cased (at most one per coin), header keys and values are stripped (keys non-empty,
+    without ``:``, both on one line). A record holds at least one coin.
+
+    >>> r = Record([3, 2, 2, 3, 1, 2], "llrlll", {"players": "Alice vs Bob"})
+    >>> r.moves, r.players, r.finished, r.game().totals()
+    ('LLRLLL', 'Alice vs Bob', True, (8, 5))
+    """
+
+    coins: tuple[Value, ...]
+    moves: str = ""
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def __init__(
+        self, coins: Iterable[object], moves: str = "", headers: Mapping[str, str] | None = None
+    ) -> None:
+        row = tuple(coerce_coins(coins))
+        if not row:
+            raise RecordError(0, "a record needs at least one coin")
+        line = parse_moves(moves)
+        if len(line) > len(row):
+            raise RecordError(0, f"{len(line)} moves for a row of {len(row)} coins")
+        cleaned = dict(_clean_header(key, value) for key, value in (headers or {}).items())
+        object.__setattr__(self, "coins", row)
+        object.__setattr__(self, "moves", line)
+        object.__setattr__(self, "headers", cleaned)
+
+    def __hash__(self) -> int:
+        return hash((self.coins, self.moves, tuple(self.headers.items())))
+
+    @property
+    def players(self) -> str | None:
+        """The ``players`` header, e.g. ``"Alice vs Bob"`` (O(1))."""
+        return self.headers.get("players")
+
+    @property
+    def date(self) -> str | None:
+        """The ``date`` header (O(1))."""
+        return self.headers.get("date")
+
+    @property
+    def finished(self) -> bool:
+        """True when every coin was taken (O(1))."""
+        return len(self.moves) == len(self.coins)
+
+    def game(self) -> Game:
+        """The record as a :class:`~coinrow.game.Game` (O(n))."""
+        return Game(self.coins, self.moves)
+
+    def to_text(self) -> str:
+        """The record's text, ending with a newline (O(n)).
+
+        >>> print(Record(["0.5", "1/4"], "L", {"date": "2026-11-22"}).to_text(), end="")
+        # date: 2026-11-22
+        1/2 1/4
+        L
+        """
+        lines = [f"# {key}: {value}".rstrip() for key, value in self.headers.items()]
+        lines.append(" ".join(format_value(coin) for coin in self.coins))
+        if self.moves:
+            lines.append(self.moves)
+        return "\n".join(lines) + "\n"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``headers``, ``coins`` (ints as numbers, other values as exact
+        strings) and ``moves`` (O(n)).
+
+        >>> Record(["0.1", "0.2"], "R").to_dict()
+        {'headers': {}, 'coins': ['0.1', '0.2'], 'moves': 'R'}
+        """
+        return {
+            "headers": dict(self.headers),
+            "coins": [json_value(coin) for coin in self.coins],
+            "moves": self.moves,
+        }
+
+    @classmethod
+    def from_dict(cls, data: object) -> Record:
+        """The record of a :meth:`to_dict` form; raises :class:`RecordError` (O(n)).
+
+        >>> Record.from_dict({"coins": [1, "1/2"], "moves": "L"}).coins
+        (Fraction(1, 1), Fraction(1, 2))
+        """
+        if not isinstance(data, Mapping):
+            raise RecordError(0, f"a record must be a JSON object, got {type(data).__name__}")
+        unknown = set(data) - {"headers", "coins", "moves"}
+        if unknown:
+            raise RecordError(0, f"unknown record keys: {', '.join(sorted(map(str, unknown)))}")
+        coins, moves, headers = data.get("coins"), data.get("moves", ""), data.get("headers", {})
+        if not isinstance(coins, list):
+            raise RecordError(0, "a record needs 'coins', a list of values")
+        if not isinstance(moves, str):
+            raise RecordError(0, "'moves' must be text such as \"LRL\"")
+        if not isinstance(headers, Mapping):
+            raise RecordError(0, "'headers' must be an object of text values")
+        try:
+            return cls(coins, moves, headers)
+        except RecordError:
+            raise
+        except CoinrowError as error:
+            raise RecordError(0, str(error)) from None
+
+
+@dataclass(frozen=True)
+class RecordsRead:
+    """What :func:`parse_records` found: the good records and one error per bad record."""
+
+    records: list[Record]
+    errors: list[RecordError]
+
+
+def _blocks(lines: Sequence[str]) -> Iterable[list[tuple[int, str]]]:
+    """Runs of non-blank lines, each line with its 1-based number."""
+    block: list[tuple[int, str]] = []
+    for number, text in enumerate(lines, start=1):
+        if text.strip():
+            block.append((number, text))
+        elif block:
+            yield block
+            block = []
+    if block:
+        yield block
+
+
+def _parse_block(block: list[tuple[int, str]]) -> Record:
+    headers: dict[str, str] = {}
+    data: list[tuple[int, str]] = []
+    for number, text in block:
+        stripped = text.strip()
+        if stripped.startswith("#"):
+            key, colon, value = stripped[1:].partition(":")
+            if not colon or not key.strip():
+                continue  # a comment
+            if key.strip() in headers:
+                raise RecordError(number, f"header {key.strip()!r} appears twice")
+            headers[key.strip()] = value.strip()
+        elif len(data) == 2:
+            raise RecordError(
+                number,
+                "unexpected third line: a record is header lines, a coins line and a moves "
+                "line; separate records with a blank line",
+            )
+        else:
+            data.append((number, stripped))
+    if not data:
+        raise RecordError(block[-1][0], "the record has no coins line")
+    coins_number, coins_text = data[0]
+    try:
+        coins = parse_coins(coins_text)
+    except CoinrowError as error:
+        raise RecordError(coins_number, str(error)) from None
+    moves_number, moves_text = data[1] if len(data) == 2 else (coins_number, "")
+    try:
+        return Record(coins, moves_text, headers)
+    except RecordError as error:
+        raise RecordError(moves_number, error.message) from None
+    except CoinrowError as error:
+        raise RecordError(moves_number, str(error)) from None
+
+
+def parse_records(text: str) -> RecordsRead:
+    """Read every record of a text, collecting errors instead of raising (O(len(text))).
+
+    A record with any error is left out and reported once, with the number of the offending
+    line.
+
+    >>> read = parse_records("3 2 2 3 1 2\\nLLRLLL\\n\\n1 x\\n\\n# date: today\\n5 5\\nR\\n")
+    >>> [r.moves for r in read.records], [str(e) for e in read.errors]
+    (['LLRLLL', 'R'], ["line 4: coin 2 ('x'): not a number"])
+    """
+    read = RecordsRead([], [])
+    for block in _blocks(text.splitlines()):
+        try:
+            read.records.append(_parse_block(block))
+        except RecordError as error:
+            read.errors.append(error)
+    return read
+
+
+def parse_json_records(text: str) -> RecordsRead:
+    """Records from JSON: one :meth:`Record.to_dict` object or a list of them (O(len(text))).
+
+    Bad entries are reported as errors with line 0 and their 1-based index in the message.
+
+    >>> len(parse_json_records('[{"coins": [1, 2], "moves": "RL"}]').records)
+    1
+    """
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        return RecordsRead([], [RecordError(error.lineno, f"not valid JSON: {error.msg}")])
+    items = data if isinstance(data, list) else [data]
+    read = RecordsRead([], [])
+    for index, item in enumerate(items, start=1):
+        try:
+            read.records.append(Record.from_dict(item))
+        except RecordError as error:
+            read.errors.append(RecordError(0, f"record {index}: {error.message}"))
+    return read
+
+
+def read_records(path: str | Path) -> RecordsRead:
+    """Read a file of records: JSON when it starts with ``{`` or ``[``, else text (O(size)).
+
+    A missing or undecodable file is reported as one error (line 0).
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return RecordsRead([], [RecordError(0, f"no such file: {path}")])
+    except (OSError, UnicodeDecodeError) as error:
+        return RecordsRead([], [RecordError(0, f"{path}: cannot read records ({error})")])
+    return load_records(text)
+
+
+def load_records(text: str) -> RecordsRead:
+    """Records from JSON when the text starts with ``{`` or ``[``, else from the text format
+    (O(len(text))).
+
+    >>> len(load_records('{"coins": [1]}').records), len(load_records("1\\n").records)
+    (1, 1)
+    """
+    if text.lstrip()[:1] in ("{", "["):
+        return parse_json_records(text)
+    return parse_records(text)
+
+
+def format_records(records: Iterable[Record]) -> str:
+    """Text of several records separated by blank lines (O(total size)).
+
+    >>> format_records([Record([1, 2], "RL"), Record([7])])
+    '1 2\\nRL\\n\\n7\\n'
+    """
+    return "\n".join(record.to_text() for record in records)
+
+
+def append_record(path: str | Path, record: Record) -> None:
+    """Append a record to a file of records, creating it if needed (O(size of the record))."""
+    target = Path(path)
+    gap = ""
+    if target.exists() and target.stat().st_size:
+        with target.open("rb") as handle:
+            handle.seek(-1, 2)
+            gap = "\n" if handle.read() == b"\n" else "\n\n"
+    with target.open("a", encoding="utf-8") as handle:
+        handle.write(gap + record.to_text())

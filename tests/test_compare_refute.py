@@ -1,0 +1,301 @@
+"""Tournaments (``coinrow compare``) and counterexample search (``coinrow refute``)."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+import coinrow
+from coinrow import Position, Table
+from coinrow.cli import main
+from coinrow.errors import InvalidOptionError, UnknownStrategyError
+from coinrow.numbers import Value
+from coinrow.strategies import Strategy, get, play
+from coinrow.study import (
+    ValueSpec,
+    check_row,
+    refute,
+    rows_up_to,
+    search_length,
+    tournament,
+    worst_line,
+)
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "coinrow", *args], capture_output=True, text=True)
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+def test_tournament_is_reproducible_with_a_seed() -> None:
+    names = ["optimal", "greedy", "random", "optimal:random", "thibault3"]
+    first = tournament(names, rows=15, n=7, seed=11).to_dict()
+    assert tournament(names, rows=15, n=7, seed=11).to_dict() == first
+    assert tournament(names, rows=15, n=7, seed=12).to_dict() != first
+    # a pair's results do not depend on the other strategies in the tournament
+    alone = tournament(["greedy", "random"], rows=15, n=7, seed=11).pairs[0]
+    together = next(p for p in tournament(names, rows=15, n=7, seed=11).pairs
+                    if (p.strategy, p.opponent) == ("greedy", "random"))  # fmt: skip
+    assert alone == together
+
+
+def test_tournament_counts_and_regret() -> None:
+    result = tournament(["optimal", "greedy", "cooperative"], rows=30, n=6, values="1,2,3,5")
+    assert [(p.strategy, p.opponent) for p in result.pairs] == [
+        ("optimal", "greedy"), ("optimal", "cooperative"), ("greedy", "cooperative")
+    ]  # fmt: skip
+    for pair in result.pairs:
+        assert pair.games == 60 and pair.wins + pair.ties + pair.losses == 60
+    optimal_row, greedy_row, cooperative_row = result.standings
+    assert optimal_row.mean_regret == 0.0 and optimal_row.games == 120
+    assert cooperative_row.mean_regret > greedy_row.mean_regret > 0
+    # optimal never does worse than an optimal player would against the same opponent
+    assert result.pairs[1].mean_margin > 0
+    assert sum(s.margin_sum for s in result.standings) == 0
+
+
+def test_tournament_margin_and_regret_by_hand() -> None:
+    """One row, both seats, checked against play() and analyze() directly."""
+    pair = tournament(["greedy", "optimal"], rows=1, n=6, seed=5).pairs[0]
+    coins = ValueSpec.parse("1-9").row(6, random.Random(5))  # the tournament's first row
+    greedy_first = play(coins, get("greedy"), get("optimal"))
+    greedy_second = play(coins, get("optimal"), get("greedy"))
+    (a, b), (c, d) = greedy_first.totals(), greedy_second.totals()
+    assert pair.margin_sum == (a - b) + (d - c)
+    regret = (
+        coinrow.analyze(coins, greedy_first.line).first.total_loss
+        + coinrow.analyze(coins, greedy_second.line).second.total_loss
+    )
+    assert pair.regret_sum == regret and pair.opponent_regret_sum == 0
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["greedy"], "at least two strategies"),
+        (["greedy", "greedy"], "given twice"),
+        (["greedy", "magic"], "unknown strategy 'magic'"),
+    ],
+)
+def test_tournament_errors(args: list[str], message: str) -> None:
+    with pytest.raises(coinrow.CoinrowError, match=message):
+        tournament(args)
+
+
+def test_value_specs() -> None:
+    assert ValueSpec.parse("-3..3").low == -3
+    assert ValueSpec.parse("0.5, 1/2").choices[0] == ValueSpec.parse("1/2").choices[0]
+    for bad in ("5-1", "", "a-b"):
+        with pytest.raises(InvalidOptionError):
+            ValueSpec.parse(bad)
+
+
+def test_compare_cli_json_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["compare", "optimal", "greedy", "random", "--games", "10", "--n", "5", "--seed", "3",
+            "--json"]  # fmt: skip
+    assert main(args) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out) == first
+    assert first["games_per_pair"] == 20 and len(first["pairs"]) == 3
+    assert set(first["pairs"][0]) >= {"win_rate", "tie_rate", "loss_rate", "mean_margin",
+                                      "mean_regret"}  # fmt: skip
+    assert main(["compare", "optimal", "greedy", "--games", "5", "--n", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "Standings" in out and "greedy" in out
+
+
+def test_compare_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "rates.png"
+    assert main(["compare", "optimal", "greedy", "--games", "4", "--n", "4", "--plot",
+                 str(path)]) == 0  # fmt: skip
+    assert path.stat().st_size > 1000 and path.read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["compare", "optimal"], "at least two strategies"),
+        (["compare", "optimal", "magic"], "unknown strategy 'magic'"),
+        (["compare", "optimal", "greedy", "--n", "-3"], "--n must be at least 1"),
+        (["compare", "optimal", "greedy", "--games", "0"], "--games must be at least 1"),
+        (["compare", "optimal", "greedy", "--values", "x"], "values 'x'"),
+        (["compare", "optimal", "greedy", "--plot", "chart.gif"], "use one of the suffixes"),
+        (["refute", "magic"], "unknown strategy 'magic'"),
+        (["refute", "greedy", "--alphabet", ""], "--alphabet"),
+        (["refute", "greedy", "--alphabet", "1,x"], "--alphabet"),
+        (["refute", "greedy", "--max-length", "0"], "--max-length must be at least 1"),
+        (["refute", "greedy", "--limit", "-1"], "--limit must be at least 0"),
+        (["refute", "greedy", "--row", "1,2", "--alphabet", "1,2"], "--row checks one row"),
+        (["refute", "greedy", "--row", ","], "--row is empty"),
+    ],
+)
+def test_cli_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1, err
+    assert message in err and "Traceback" not in err
+
+
+# --- counterexample search ------------------------------------------------------------------
+
+
+def brute_worst(coins: Sequence[Value], strategy: Strategy) -> Value:
+    """The strategy's total against the optimal opponent that hurts it most, by plain recursion."""
+    table = Table(coins)
+
+    def search(position: Position) -> Value:
+        if position.is_over:
+            return 0
+        if position.turn == "first":
+            move = strategy(position)
+            return coins[position.coin_index(move)] + search(position.play(move))
+        return min(search(position.play(m)) for m in table.moves(position.lo, position.hi))
+
+    return search(Position.start(coins))
+
+
+@pytest.mark.parametrize("name", ["greedy", "parity", "thibault", "thibault3", "lookahead:2"])
+def test_worst_line_matches_plain_recursion(name: str) -> None:
+    strategy = get(name)
+    for length in range(1, 7):
+        for coins in itertools.product((1, 2, 3), repeat=length):
+            total, line = worst_line(coins, strategy)
+            assert total == brute_worst(coins, strategy), coins
+            optimum = Table(coins).value(0, length - 1)
+            assert (check_row(coins, strategy) is None) == (total >= optimum), coins
+            game = coinrow.Game(coins, line)
+            assert game.totals()[0] == total
+            # the opponent's moves on the line are optimal
+            table = Table(coins)
+            for step, (position, move) in enumerate(game.iter_moves()):
+                if step % 2:
+                    assert move in table.moves(position.lo, position.hi)
+                else:
+                    assert move == strategy(position)
+
+
+@pytest.mark.parametrize(
+    ("name", "coins", "got", "best"),
+    [
+        ("thibault", "2,1,2,3,3,3", 7, 8),
+        ("thibault3", "2,1,2,5,5,3", 9, 10),
+        ("parity", "3,2,2,3,1,2", 7, 8),
+    ],
+)
+def test_refute_row_confirms_the_blog(
+    name: str, coins: str, got: int, best: int, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["refute", name, "--row", coins, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["strategy"] == name and data["searched"] == 1
+    (example,) = data["counterexamples"]
+    assert example["coins"] == [int(c) for c in coins.split(",")]
+    assert (example["strategy_total"], example["optimal_total"]) == (got, best)
+    assert len(example["strategy_line"]) == 6 and len(example["optimal_line"]) == 6
+    assert main(["refute", name, "--row", coins]) == 0
+    out = capsys.readouterr().out
+    assert f"{name} gets {got} playing first; the optimum is {best} (loss {best - got})" in out
+    assert main(["refute", "optimal", "--row", coins, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["counterexamples"] == []
+
+
+@pytest.mark.parametrize("name", ["greedy", "thibault", "thibault3"])
+def test_refute_finds_counterexamples_within_length_6(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["refute", name, "--alphabet", "1,2,3,5", "--max-length", "6", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    (example,) = data["counterexamples"]
+    coins = example["coins"]
+    assert len(coins) <= 6 and set(coins) <= {1, 2, 3, 5}
+    assert example["strategy_total"] < example["optimal_total"] == coinrow.solve(coins).first_total
+    assert brute_worst(coins, get(name)) == example["strategy_total"]
+    # the smallest: no row before it (shorter, or lexicographically smaller) is a counterexample
+    alphabet = (1, 2, 3, 5)
+    earlier = [
+        row for length in range(1, len(coins)) for row in itertools.product(alphabet, repeat=length)
+    ]
+    earlier += [row for row in itertools.product(alphabet, repeat=len(coins)) if list(row) < coins]
+    assert data["searched"] == len(earlier) + 1
+    assert all(check_row(row, get(name)) is None for row in earlier)
+
+
+def test_refute_finds_nothing_for_optimal() -> None:
+    for name in ("optimal", "optimal:right", "optimal:random", "lookahead:6"):
+        result = refute(name, [1, 2, 3, 5], 6, limit=0)
+        assert result.counterexamples == [] and result.searched == rows_up_to(4, 6) == 5460
+
+
+def test_refute_limit_and_order(capsys: pytest.CaptureFixture[str]) -> None:
+    result = refute("greedy", [1, 2, 3], 5, limit=0)
+    keys = [(len(e.coins), e.coins) for e in result.counterexamples]
+    assert keys == sorted(keys) and len(keys) > 3 and result.searched == rows_up_to(3, 5)
+    assert main(["refute", "greedy", "--alphabet", "3,2,1", "--max-length", "5", "--limit", "3",
+                 "--json"]) == 0  # fmt: skip
+    data = json.loads(capsys.readouterr().out)
+    assert [e["coins"] for e in data["counterexamples"]] == [
+        list(e.coins) for e in result.counterexamples[:3]
+    ]
+    assert main(["refute", "greedy", "--max-length", "3"]) == 0
+    assert "no counterexamples" in capsys.readouterr().out
+
+
+def test_search_cap() -> None:
+    assert search_length(3, 12) == 12 and search_length(3, 13) == 12
+    result = refute("optimal", [1, 2], 30, cap=100)
+    assert result.max_length == 5 and result.capped and result.searched == rows_up_to(2, 5)
+    assert result.to_dict()["capped"] is True
+    capped = run("refute", "greedy", "--alphabet", "1,2,3", "--max-length", "40", "--json")
+    assert capped.returncode == 0 and "note: --max-length 40 would search" in capped.stderr
+    assert json.loads(capped.stdout)["max_length"] == 12
+
+
+def test_refute_user_strategy_returning_garbage(tmp_path: Path) -> None:
+    (tmp_path / "bad_rule_for_test.py").write_text("def up(position):\n    return 'U'\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "coinrow", "refute", "bad_rule_for_test:up", "--row", "1,2"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2 and "returned 'U'" in result.stderr
+
+
+def test_unknown_strategy_lists_choices() -> None:
+    with pytest.raises(UnknownStrategyError, match="thibault3"):
+        get("nope")
+
+
+def test_ctrl_c_keeps_what_was_finished() -> None:
+    """Ctrl-C is simulated by a progress callback raising KeyboardInterrupt."""
+
+    def interrupt(_: int) -> None:
+        raise KeyboardInterrupt
+
+    search = refute("optimal", [1, 2, 3], 9, progress=interrupt)
+    assert search.interrupted and search.searched == 1000  # the first progress report
+    assert search.to_dict()["interrupted"] is True
+    found = refute("greedy", [1, 2, 3], 9, limit=0, progress=interrupt)
+    assert found.counterexamples and all(len(e.coins) <= 7 for e in found.counterexamples)
+    played = tournament(["optimal", "greedy"], rows=50, n=5, progress=interrupt)
+    assert played.interrupted and played.rows_played == 1 and played.pairs[0].games == 2
+
+
+def test_refute_user_strategy_that_raises(tmp_path: Path) -> None:
+    (tmp_path / "crashing_rule_for_test.py").write_text("def crash(position):\n    return 1 / 0\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "coinrow", "refute", "crashing_rule_for_test:crash", "--row", "1,2"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert "crashing_rule_for_test:crash failed" in result.stderr
+    assert "ZeroDivisionError" in result.stderr and "Traceback" not in result.stderr
+    assert result.stderr.count("\n") == 1
