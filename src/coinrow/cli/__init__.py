@@ -10,7 +10,7 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Annotated, Any, NoReturn
 
 import typer
 
@@ -28,6 +28,16 @@ app = typer.Typer(
 
 #: Settings for commands that take coins as arguments, so negative coins are not options.
 COIN_ARGS = {"ignore_unknown_options": True}
+
+#: The row's coins as arguments, and the ``--file`` option, shared by every command of a row.
+CoinsArgument = Annotated[
+    list[str] | None,
+    typer.Argument(help="Coin values, or '-' to read them from standard input."),
+]
+FileOption = Annotated[
+    Path | None,
+    typer.Option("--file", "-f", help="Read coins from a text file or a .npy array."),
+]
 
 
 def _version(value: bool) -> None:

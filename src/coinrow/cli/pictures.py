@@ -11,7 +11,7 @@ from rich.console import Console
 
 from ..engines.table import Table
 from ..numbers import exact_arithmetic, json_value, zero_like
-from . import COIN_ARGS, app, fail, print_json, read_coins
+from . import COIN_ARGS, CoinsArgument, FileOption, app, fail, print_json, read_coins
 
 if TYPE_CHECKING:  # coinrow.svg is imported when the command runs, not at start-up
     from ..svg import View
@@ -22,12 +22,8 @@ JSON_LIMIT = 1000
 
 @app.command("table", context_settings=COIN_ARGS)
 def table_command(
-    coins: list[str] | None = typer.Argument(
-        None, help="Coin values, or '-' to read them from standard input."
-    ),
-    file: Path | None = typer.Option(
-        None, "--file", "-f", help="Read coins from a text file or a .npy array."
-    ),
+    coins: CoinsArgument = None,
+    file: FileOption = None,
     margin: bool = typer.Option(
         False, "--margin", help="Show the mover's margin instead of the mover's total."
     ),

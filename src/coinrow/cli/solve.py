@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -11,7 +9,7 @@ from rich.table import Table as RichTable
 from ..engines import ENGINES
 from ..numbers import format_value
 from ..solution import Solution, solve
-from . import COIN_ARGS, app, fail, print_json, read_row
+from . import COIN_ARGS, CoinsArgument, FileOption, app, fail, print_json, read_row
 
 #: Longest row whose transcript is printed move by move.
 TRANSCRIPT_LIMIT = 100
@@ -25,12 +23,8 @@ LINE_SHOWN = 200
 
 @app.command("solve", context_settings=COIN_ARGS)
 def solve_command(
-    coins: list[str] | None = typer.Argument(
-        None, help="Coin values, or '-' to read them from standard input."
-    ),
-    file: Path | None = typer.Option(
-        None, "--file", "-f", help="Read coins from a text file or a .npy array."
-    ),
+    coins: CoinsArgument = None,
+    file: FileOption = None,
     engine: str = typer.Option(
         "reduction", "--engine", "-e", help=f"One of: {', '.join(ENGINES)}."
     ),
