@@ -220,3 +220,16 @@ def test_cli_npy_and_fast_text_reader(
     text.write_text(f"1 {2**70} 3")  # beyond int64: exact ints
     assert main(["solve", "--json", "--file", str(text)]) == 0
     assert json.loads(capsys.readouterr().out)["second_total"] == 2**70
+
+
+def test_solutions_compare_equal_for_arrays_and_lists() -> None:
+    coins = [5, 1, 9, 2, 7, 3] * 5
+    as_list = coinrow.solve(coins)
+    saved = numbers.KERNEL_MIN_LENGTH["reduction"]
+    numbers.KERNEL_MIN_LENGTH["reduction"] = 1
+    try:
+        as_array = coinrow.solve(np.array(coins, dtype=np.int64))
+    finally:
+        numbers.KERNEL_MIN_LENGTH["reduction"] = saved
+    assert as_array == as_list and hash(as_array) == hash(as_list)
+    assert as_array != coinrow.solve([*coins[:-1], 4])

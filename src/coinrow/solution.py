@@ -28,7 +28,7 @@ Outcome = Literal["first", "second", "tie"]
 PER_COIN_KEYS = ("coins", "line", "first_coins", "second_coins")
 
 
-@dataclass(frozen=True, init=False)
+@dataclass(frozen=True, init=False, eq=False)
 class Solution:
     """The solved game: totals, margin, outcome and one optimal line.
 
@@ -61,6 +61,20 @@ class Solution:
             strict=True,
         ):
             object.__setattr__(self, name, value)
+
+    def __eq__(self, other: object) -> bool:
+        """Same row, engine, margin, first moves and line (O(n); works for array rows)."""
+        if not isinstance(other, Solution):
+            return NotImplemented
+        return (self.engine, self.margin, self.first_moves, self.line) == (
+            other.engine,
+            other.margin,
+            other.first_moves,
+            other.line,
+        ) and _same_row(self.coins, other.coins)
+
+    def __hash__(self) -> int:
+        return hash((self.engine, self.margin, self.first_moves, self.line))
 
     @cached_property
     def line(self) -> str:
@@ -175,6 +189,17 @@ class Solution:
         from .svg import repr_html
 
         return repr_html(self, self.coins, highlight=self.line)
+
+
+def _same_row(first: Sequence[Value], second: Sequence[Value]) -> bool:
+    """Equal rows, whether tuples or NumPy arrays (an array's ``==`` is elementwise)."""
+    if len(first) != len(second):
+        return False
+    if is_int_array(first) or is_int_array(second):
+        import numpy as np
+
+        return bool(np.array_equal(first, second))
+    return tuple(first) == tuple(second)
 
 
 def solve(coins: Sequence[object], engine: str = "reduction") -> Solution:
