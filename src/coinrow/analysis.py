@@ -20,12 +20,25 @@ from .engines import reduction
 from .engines.table import Table
 from .errors import IllegalMoveError
 from .game import Move, Player, parse_moves
-from .numbers import Value, coerce_coins, exact_arithmetic, halve, json_value, zero_like
+from .numbers import (
+    KERNEL_MIN_LENGTH,
+    Value,
+    coerce_coins,
+    exact_arithmetic,
+    halve,
+    json_value,
+    kernel_row,
+    zero_like,
+)
 
 #: Rows up to this many coins are answered from a full :class:`~coinrow.Table` (O(n^2) once:
 #: about 0.1 s and 5 MB at the limit; then O(1) per query); longer rows by reductions (O(n)
 #: per query, O(n) memory).
 TABLE_LIMIT = 512
+
+#: Int rows the compiled table kernel can fill use a table up to this many coins (9 bytes a
+#: subgame: about 290 MB and 0.05 s at the limit).
+KERNEL_TABLE_LIMIT = 8000
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]
 LABELS: tuple[Label, ...] = ("best", "inaccuracy", "mistake", "blunder")
@@ -39,9 +52,10 @@ MISTAKE_LIMIT = Fraction(1)
 class Subgames:
     """Values and optimal moves of every subgame ``lo..hi`` of one row.
 
-    Rows of up to :data:`TABLE_LIMIT` coins build a :class:`~coinrow.Table` (O(n^2) once, then
-    O(1) per query); longer rows answer each query with peak reductions (O(n) per query,
-    O(n) memory), so rows of any length work.
+    Rows of up to :data:`TABLE_LIMIT` coins, and int rows of up to :data:`KERNEL_TABLE_LIMIT`
+    that the compiled kernel fills, build a :class:`~coinrow.Table` (O(n^2) once, then O(1)
+    per query); longer rows answer each query with peak reductions (O(n) per query, O(n)
+    memory), so rows of any length work.
 
     >>> s = Subgames([3, 2, 2, 3, 1, 2])
     >>> s.value(0, 5), s.moves(0, 5), s.value(0, 4), s.value(3, 2)
@@ -49,12 +63,19 @@ class Subgames:
     """
 
     def __init__(self, coins: Sequence[object], table_limit: int | None = None) -> None:
-        limit = TABLE_LIMIT if table_limit is None else table_limit
         self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
         self.zero: Value = zero_like(list(self.coins))
         with exact_arithmetic():
             self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
-        self.table: Table | None = Table(self.coins) if len(self.coins) <= limit else None
+        self.table: Table | None = Table(self.coins) if self._wants_table(table_limit) else None
+
+    def _wants_table(self, table_limit: int | None) -> bool:
+        """A table for short rows, and for int rows the compiled kernel fills quickly."""
+        n = len(self.coins)
+        if table_limit is not None or n <= TABLE_LIMIT:
+            return n <= (TABLE_LIMIT if table_limit is None else table_limit)
+        compiled = kernel_row(self.coins, KERNEL_MIN_LENGTH["table"]) is not None
+        return compiled and n <= KERNEL_TABLE_LIMIT
 
     @functools.cached_property
     def typical_coin(self) -> Fraction:

@@ -212,7 +212,8 @@ def tournament(
     Ctrl-C stops after the last finished row and marks the result ``interrupted``.
 
     Complexity: rows x pairs x 2 games, each O(n) strategy calls plus an O(n) analysis after
-    one O(n^2) table per row (n <= 512; longer rows: O(n) per move, O(n^2) per game).
+    one O(n^2) table per row (n <= 512, int rows n <= 8000; longer rows: O(n) per move,
+    O(n^2) per game).
 
     >>> result = tournament(["optimal", "greedy"], rows=20, n=6, seed=1)
     >>> pair = result.pairs[0]
