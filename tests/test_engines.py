@@ -152,3 +152,8 @@ def test_huge_ints_stay_exact() -> None:
     solution = solve(coins)
     assert solution.first_total + solution.second_total == sum(coins)
     assert solution.margin == brute.solve(coins).margin
+
+
+@given(st.lists(st.integers(min_value=-20, max_value=20), max_size=80))
+def test_reduction_invariants(coins: list[int]) -> None:
+    reduction.check_reduced(coins, *reduction.reduce_row(coins))
