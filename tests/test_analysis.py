@@ -135,3 +135,12 @@ def test_errors() -> None:
         analyze([1, 2], "LX")
     empty = analyze([], "")
     assert empty.moves == () and empty.first.accuracy == 100.0
+
+
+def test_a_move_that_throws_the_win_away_is_a_blunder() -> None:
+    """Greedy's 8 on 8 15 3 7 loses 7 points (less than the typical coin, 33/4) but turns a
+    guaranteed 22 of 33 into 15: a blunder, not a mistake."""
+    first = analyze([8, 15, 3, 7], "LLRL").moves[0]
+    assert (first.guaranteed_before, first.guaranteed_after, first.loss) == (22, 15, 7)
+    assert first.label == "blunder"
+    assert analyze([3, 2, 2, 3, 1, 2], "R").moves[0].label == "mistake"  # 8 to 7 of 13: still a win

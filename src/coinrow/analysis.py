@@ -245,21 +245,34 @@ def typical_coin(coins: Sequence[Value]) -> Fraction:
     return Fraction(total) / len(coins)
 
 
-def label_for(loss: Value, typical: Fraction) -> Label:
+def label_for(loss: Value, typical: Fraction, turns_result: bool = False) -> Label:
     """Label of a loss measured against the typical coin (O(1)).
 
-    ``best`` for no loss; ``inaccuracy`` up to :data:`INACCURACY_LIMIT` of a typical coin;
-    ``mistake`` up to :data:`MISTAKE_LIMIT`; ``blunder`` beyond.
+    ``best`` for no loss; a move that ``turns_result`` (it throws away a guaranteed win or
+    draw: the mover's guaranteed total falls from above half of all coins to half or less, or
+    from half to less) is a ``blunder`` whatever its size; otherwise ``inaccuracy`` up to
+    :data:`INACCURACY_LIMIT` of a typical coin, ``mistake`` up to :data:`MISTAKE_LIMIT`, and
+    ``blunder`` beyond.
 
     >>> [label_for(loss, Fraction(4)) for loss in (0, 1, 4, 5)]
     ['best', 'inaccuracy', 'mistake', 'blunder']
+    >>> label_for(1, Fraction(4), turns_result=True)
+    'blunder'
     """
     if loss <= 0:
         return "best"
+    if turns_result:
+        return "blunder"
     ratio = Fraction(loss) / typical  # typical > 0 whenever a loss is possible
     if ratio <= INACCURACY_LIMIT:
         return "inaccuracy"
     return "mistake" if ratio <= MISTAKE_LIMIT else "blunder"
+
+
+def _result(guaranteed: Value, grand_total: Value) -> int:
+    """1, 0 or -1: the guaranteed total wins, draws or loses against the rest of the coins."""
+    balance = guaranteed + guaranteed - grand_total
+    return int(balance > 0) - int(balance < 0)
 
 
 def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = None) -> GameAnalysis:
@@ -284,6 +297,7 @@ def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = Non
     if len(line) > len(row):
         raise IllegalMoveError(f"{len(line)} moves for a row of {len(row)} coins")
     typical = sub.typical_coin
+    grand_total = sub.total(0, len(row) - 1)
     taken = [sub.zero, sub.zero]
     results: list[MoveAnalysis] = []
     lo, hi = 0, len(row) - 1
@@ -307,13 +321,15 @@ def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = Non
                     before,
                     after,
                     loss,
-                    label_for(loss, typical),
+                    label_for(
+                        loss, typical, _result(after, grand_total) < _result(before, grand_total)
+                    ),
                     taken[0],
                     taken[1],
                 )
             )
         start_first = sub.value(0, len(row) - 1)
-        start_second = sub.total(0, len(row) - 1) - start_first
+        start_second = grand_total - start_first
     return GameAnalysis(
         row,
         line,

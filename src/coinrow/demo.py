@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from rich.console import Console
 
+from .analysis import analyze
+from .cli.play import print_analysis
 from .cli.solve import print_solution
 from .engines.cooperative import cooperative_total
 from .numbers import format_value
 from .solution import solve
-from .strategies import greedy_total, parity_total
+from .strategies import get, greedy_total, parity_total, play
+from .text import triangle
 
 #: The worked examples of the seed documents.
 SEED_EXAMPLES: tuple[tuple[int, ...], ...] = (
@@ -34,6 +37,12 @@ def main() -> None:
             f"against a cooperating opponent up to {format_value(cooperative_total(list(coins)))}"
         )
         console.print(f"Optimal {format_value(solution.first_total)}; " + "; ".join(notes) + ".")
+    console.rule("every subgame of 1 2 4 3 (the seed's four-coin triangle)")
+    console.print(triangle([1, 2, 4, 3]))
+    for name, coins in (("parity", (3, 2, 2, 3, 1, 2)), ("greedy", (8, 15, 3, 7))):
+        console.rule(f"{name} (first) against optimal play on {' '.join(map(str, coins))}")
+        game = play(coins, get(name), get("optimal"))
+        print_analysis(analyze(coins, game.line), console, (name, "optimal"))
 
 
 if __name__ == "__main__":
