@@ -50,3 +50,12 @@ def test_baselines_compute_the_right_values() -> None:
     coins = [3, 2, 2, 3, 1, 2, 9, -4]
     assert textbook_first_total(coins) == Table(coins).value(0, 7)
     assert numpy_top_value(np.array(coins)) == Table(coins).value(0, 7)
+
+
+@pytest.mark.parametrize(
+    "option", ["--sum-size=-1", "--table-size=0", "--textbook-size=1", "--large-table-size=-5"]
+)
+def test_bench_rejects_impossible_sizes(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["bench", option]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Invalid value" in err

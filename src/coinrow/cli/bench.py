@@ -229,16 +229,19 @@ def bench_command(
         ENGINE_SIZES, "--sizes", help="Comma-separated row lengths for the per-engine times."
     ),
     sum_size: int = typer.Option(
-        SUM_SIZE, "--sum-size", help="Row length for the reduction vs numpy.sum ratio."
+        SUM_SIZE, "--sum-size", min=2, help="Row length for the reduction vs numpy.sum ratio."
     ),
     textbook_size: int = typer.Option(
-        TEXTBOOK_SIZE, "--textbook-size", help="Row length for the reduction vs textbook DP."
+        TEXTBOOK_SIZE, "--textbook-size", min=2, help="Row length for the reduction vs textbook DP."
     ),
     table_size: int = typer.Option(
-        TABLE_SIZE, "--table-size", help="Row length for the table kernel vs the NumPy sweep."
+        TABLE_SIZE,
+        "--table-size",
+        min=2,
+        help="Row length for the table kernel vs the NumPy sweep.",
     ),
     large_table_size: int = typer.Option(
-        LARGE_TABLE_SIZE, "--large-table-size", help="Row length of one big Table (0: skip)."
+        LARGE_TABLE_SIZE, "--large-table-size", min=0, help="Row length of one big Table (0: skip)."
     ),
     repeat: int = typer.Option(3, "--repeat", min=1, help="Runs per figure; the best counts."),
     quick: bool = typer.Option(
