@@ -182,3 +182,15 @@ def test_import_is_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("row", [5, None, 3.5])
+def test_a_row_must_be_a_sequence(row: object) -> None:
+    with pytest.raises(coinrow.InvalidRowError, match="sequence of numbers"):
+        solve(row)  # type: ignore[arg-type]
+
+
+def test_absurd_decimal_exponents_are_refused() -> None:
+    with pytest.raises(coinrow.InvalidCoinError, match="exponent"):
+        solve(["1e999999999", 1])
+    assert solve(["1E+5", "1e-7"]).first_total == Decimal("100000")

@@ -18,6 +18,10 @@ class InvalidCoinError(CoinrowError):
         super().__init__(f"coin {position + 1} ({token!r}): {reason}")
 
 
+class InvalidRowError(CoinrowError):
+    """The row itself is not a sequence of coins (``solve(5)``, ``solve(None)``)."""
+
+
 class UnknownEngineError(CoinrowError):
     """The engine name is not one of :data:`coinrow.ENGINES`."""
 

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from typing import Any, TypeAlias, TypeVar
 
-from .errors import InvalidCoinError
+from .errors import InvalidCoinError, InvalidRowError
 
 Value: TypeAlias = Any
 """An exact coin value: ``int | Decimal | Fraction``. Spelled ``Any`` for the type checker,
@@ -85,11 +85,21 @@ def parse_token(token: str, position: int = 0) -> Value:
     return _check_decimal(value, position, token)
 
 
+#: Largest Decimal exponent accepted: exact sums of 1E+N and 1 need about N digits.
+MAX_DECIMAL_EXPONENT = 100_000
+
+
 def _check_decimal(value: decimal.Decimal, position: int, token: object) -> decimal.Decimal:
     if value.is_nan():
         raise InvalidCoinError(position, token, "NaN is not a coin value")
     if value.is_infinite():
         raise InvalidCoinError(position, token, "infinity is not a coin value")
+    if abs(value.as_tuple().exponent) > MAX_DECIMAL_EXPONENT:  # type: ignore[arg-type]
+        raise InvalidCoinError(
+            position,
+            token,
+            f"exponent beyond ±{MAX_DECIMAL_EXPONENT:,}: too many digits to add exactly",
+        )
     return value
 
 
@@ -166,6 +176,8 @@ def coerce_coins(items: Iterable[object]) -> list[Value]:
         return parse_coins(items)
     if is_int_array(items):
         return items.tolist()  # type: ignore[attr-defined, no-any-return]
+    if not isinstance(items, Iterable):
+        raise InvalidRowError(f"a row of coins must be a sequence of numbers, not {items!r}")
     items = list(items)
     if all(type(item) is int for item in items):
         return items  # the common case, checked at C speed
