@@ -260,12 +260,19 @@ def test_search_cap() -> None:
     assert json.loads(capped.stdout)["max_length"] == 12
 
 
-def test_refute_user_strategy_returning_garbage(tmp_path: Path) -> None:
-    (tmp_path / "bad_rule_for_test.py").write_text("def up(position):\n    return 'U'\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "coinrow", "refute", "bad_rule_for_test:up", "--row", "1,2"],
+def refute_with_user_rule(tmp_path: Path, module: str, source: str, function: str):  # type: ignore[no-untyped-def]
+    """Run ``coinrow refute module:function --row 1,2`` with the module written in tmp_path."""
+    (tmp_path / f"{module}.py").write_text(source)
+    return subprocess.run(
+        [sys.executable, "-m", "coinrow", "refute", f"{module}:{function}", "--row", "1,2"],
         capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip
+
+
+def test_refute_user_strategy_returning_garbage(tmp_path: Path) -> None:
+    result = refute_with_user_rule(
+        tmp_path, "bad_rule_for_test", "def up(position):\n    return 'U'\n", "up"
+    )
     assert result.returncode == 2 and "returned 'U'" in result.stderr
 
 
@@ -290,11 +297,9 @@ def test_ctrl_c_keeps_what_was_finished() -> None:
 
 
 def test_refute_user_strategy_that_raises(tmp_path: Path) -> None:
-    (tmp_path / "crashing_rule_for_test.py").write_text("def crash(position):\n    return 1 / 0\n")
-    result = subprocess.run(
-        [sys.executable, "-m", "coinrow", "refute", "crashing_rule_for_test:crash", "--row", "1,2"],
-        capture_output=True, text=True, cwd=tmp_path,
-    )  # fmt: skip
+    result = refute_with_user_rule(
+        tmp_path, "crashing_rule_for_test", "def crash(position):\n    return 1 / 0\n", "crash"
+    )
     assert result.returncode == 2
     assert "crashing_rule_for_test:crash failed" in result.stderr
     assert "ZeroDivisionError" in result.stderr and "Traceback" not in result.stderr

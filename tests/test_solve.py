@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from decimal import Decimal
 from fractions import Fraction
 
 import pytest
-from oracle import assert_line_optimal
+from oracle import assert_line_optimal, modules_loaded_after
 
 import coinrow
 from coinrow import ENGINES, Game, Table, solve
@@ -175,13 +173,8 @@ def test_game_undo_and_errors() -> None:
 
 
 def test_import_is_light() -> None:
-    code = (
-        "import sys, coinrow; coinrow.solve(list(range(10)));"
-        "print(sorted(m for m in ('numba', 'numpy', 'matplotlib', 'typer', 'rich')"
-        " if m in sys.modules))"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "[]"
+    heavy = ("numba", "numpy", "matplotlib", "typer", "rich")
+    assert modules_loaded_after("import coinrow; coinrow.solve(list(range(10)))", heavy) == []
 
 
 @pytest.mark.parametrize("row", [5, None, 3.5])
