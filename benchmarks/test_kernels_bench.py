@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from coinrow.cli.bench import numpy_top_value, random_row
+from coinrow.benchmark import numpy_top_value, random_row
 from coinrow.engines import reduction
 from coinrow.engines.kernels import fill_table
 from coinrow.engines.table import cell_count

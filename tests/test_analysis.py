@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 import coinrow
 from coinrow import IllegalMoveError, Table
-from coinrow.analysis import Subgames, analyze, label_for, typical_coin
+from coinrow.analysis import analyze, label_for, typical_coin
 from coinrow.engines import brute
+from coinrow.subgames import Subgames
 
 lines = st.text(alphabet="LR", max_size=12)
 

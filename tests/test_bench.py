@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from coinrow.benchmark import numpy_top_value, textbook_first_total
 from coinrow.cli import main
-from coinrow.cli.bench import numpy_top_value, textbook_first_total
 
 
 def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,17 +16,10 @@ import coinrow
 from coinrow import Position, Table
 from coinrow.cli import main
 from coinrow.errors import InvalidOptionError, UnknownStrategyError
-from coinrow.numbers import Value
+from coinrow.numbers import Value, ValueSpec
+from coinrow.refute import Search, check_row, refute, rows_up_to, search_length, worst_line
 from coinrow.strategies import Strategy, get, play
-from coinrow.study import (
-    ValueSpec,
-    check_row,
-    refute,
-    rows_up_to,
-    search_length,
-    tournament,
-    worst_line,
-)
+from coinrow.tournament import Tournament, tournament
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -281,19 +274,20 @@ def test_unknown_strategy_lists_choices() -> None:
         get("nope")
 
 
-def test_ctrl_c_keeps_what_was_finished() -> None:
-    """Ctrl-C is simulated by a progress callback raising KeyboardInterrupt."""
-
-    def interrupt(_: int) -> None:
-        raise KeyboardInterrupt
-
-    search = refute("optimal", [1, 2, 3], 9, progress=interrupt)
-    assert search.interrupted and search.searched == 1000  # the first progress report
-    assert search.to_dict()["interrupted"] is True
-    found = refute("greedy", [1, 2, 3], 9, limit=0, progress=interrupt)
-    assert found.counterexamples and all(len(e.coins) <= 7 for e in found.counterexamples)
-    played = tournament(["optimal", "greedy"], rows=50, n=5, progress=interrupt)
-    assert played.interrupted and played.rows_played == 1 and played.pairs[0].games == 2
+def test_stopping_early_keeps_what_was_finished() -> None:
+    """A caller that stops the steps (as the CLI does on Ctrl-C) keeps the results so far."""
+    search = Search("optimal", [1, 2, 3], 9)
+    assert next(search.run()) == 1000
+    assert search.result.interrupted and search.result.searched == 1000
+    assert search.result.to_dict()["interrupted"] is True
+    found = Search("greedy", [1, 2, 3], 9, limit=0)
+    next(found.run())
+    examples = found.result.counterexamples
+    assert examples and all(len(e.coins) <= 7 for e in examples)
+    played = Tournament(["optimal", "greedy"], rows=50, n=5)
+    assert next(played.play()) == 0
+    result = played.result
+    assert result.interrupted and result.rows_played == 1 and result.pairs[0].games == 2
 
 
 def test_refute_user_strategy_that_raises(tmp_path: Path) -> None:

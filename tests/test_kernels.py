@@ -15,11 +15,10 @@ from hypothesis import strategies as st
 from oracle import modules_loaded_after
 
 import coinrow
-from coinrow import numbers
 from coinrow.cli import main
-from coinrow.engines import brute, cooperative, linear, reduction
+from coinrow.engines import brute, dispatch, linear, reduction
+from coinrow.engines.dispatch import INT64_SAFE_LIMIT, int64_safe, kernel_row
 from coinrow.engines.table import KERNEL_BYTES_PER_CELL, Table, cell_count
-from coinrow.numbers import INT64_SAFE_LIMIT, int64_safe, kernel_row
 
 ALL_KERNELS = {"reduction": 1, "table": 1, "linear": 1, "cooperative": 1}
 
@@ -28,7 +27,7 @@ ALL_KERNELS = {"reduction": 1, "table": 1, "linear": 1, "cooperative": 1}
 def kernels_everywhere(monkeypatch: pytest.MonkeyPatch) -> None:
     """Send every int row, however short, to the kernels."""
     for engine, length in ALL_KERNELS.items():
-        monkeypatch.setitem(numbers.KERNEL_MIN_LENGTH, engine, length)
+        monkeypatch.setitem(dispatch.KERNEL_MIN_LENGTH, engine, length)
     monkeypatch.setattr(reduction, "THREAD_MIN_LENGTH", 8)  # the two-thread path too
 
 
@@ -62,15 +61,15 @@ def test_every_kernel_matches_the_exact_engines(coins: list[int]) -> None:
     row = np.array(coins, dtype=np.int64)
     assert reduction.solve(row) == reduction.solve(coins)
     assert linear.solve(row) == linear.solve(coins)
-    assert cooperative.cooperative_total(row) == cooperative.cooperative_total(coins)
+    assert coinrow.cooperative_total(row) == coinrow.cooperative_total(coins)
 
 
 def test_table_kernel_equals_python_table(kernels_everywhere: None) -> None:
     for coins in random_rows(3, 60, 25, 4):
         compiled = Table(coins)
-        numbers.KERNEL_MIN_LENGTH["table"] = 10**9
+        dispatch.KERNEL_MIN_LENGTH["table"] = 10**9
         exact = Table(coins)
-        numbers.KERNEL_MIN_LENGTH["table"] = 1
+        dispatch.KERNEL_MIN_LENGTH["table"] = 1
         assert (compiled._values is not None or not coins) and exact._values is None
         n = len(coins)
         for i in range(n):
@@ -159,7 +158,7 @@ def test_kernel_row_arrays() -> None:
 
 
 def test_numpy_arrays_are_not_copied_into_python_ints(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(numbers.KERNEL_MIN_LENGTH, "reduction", 50)
+    monkeypatch.setitem(dispatch.KERNEL_MIN_LENGTH, "reduction", 50)
     coins = np.random.default_rng(2).integers(-100, 100, 60)
     solution = coinrow.solve(coins)
     assert solution.coins is coins
@@ -191,9 +190,10 @@ def test_cli_npy_and_fast_text_reader(
     kernels_everywhere: None,
 ) -> None:
     from coinrow import cli
+    from coinrow import io as coinrow_io
     from coinrow.cli import solve as solve_cli
 
-    monkeypatch.setattr(cli, "FAST_TEXT_BYTES", 0)
+    monkeypatch.setattr(coinrow_io, "FAST_TEXT_BYTES", 0)
     monkeypatch.setattr(solve_cli, "JSON_LIMIT", 4)
     coins = [3, 2, 2, 3, 1, 2]
     array = tmp_path / "coins.npy"
@@ -222,11 +222,11 @@ def test_cli_npy_and_fast_text_reader(
 def test_solutions_compare_equal_for_arrays_and_lists() -> None:
     coins = [5, 1, 9, 2, 7, 3] * 5
     as_list = coinrow.solve(coins)
-    saved = numbers.KERNEL_MIN_LENGTH["reduction"]
-    numbers.KERNEL_MIN_LENGTH["reduction"] = 1
+    saved = dispatch.KERNEL_MIN_LENGTH["reduction"]
+    dispatch.KERNEL_MIN_LENGTH["reduction"] = 1
     try:
         as_array = coinrow.solve(np.array(coins, dtype=np.int64))
     finally:
-        numbers.KERNEL_MIN_LENGTH["reduction"] = saved
+        dispatch.KERNEL_MIN_LENGTH["reduction"] = saved
     assert as_array == as_list and hash(as_array) == hash(as_list)
     assert as_array != coinrow.solve([*coins[:-1], 4])

@@ -154,10 +154,10 @@ def test_cooperative_total_matches_enumeration() -> None:
 
 
 def test_parity_strategy_gets_parity_total_against_optimal() -> None:
-    from coinrow.strategies import optimal, parity, play
+    from coinrow.strategies import Optimal, parity, play
 
     for coins in ([3, 2, 2, 3, 1, 2], [1, 100, 2, 3], [5, 5, 5, 5]):
-        assert play(coins, parity, optimal).totals()[0] == coinrow.parity_total(coins)
+        assert play(coins, parity, Optimal()).totals()[0] == coinrow.parity_total(coins)
 
 
 def test_game_undo_and_errors() -> None:

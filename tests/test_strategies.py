@@ -16,12 +16,11 @@ from oracle import assert_line_optimal
 
 import coinrow
 from coinrow import Game, Position, Table
-from coinrow.analysis import Subgames
 from coinrow.errors import StrategyParameterError, UnknownStrategyError
 from coinrow.numbers import Value
 from coinrow.strategies import (
     BUILTINS,
-    OptimalRandomTies,
+    Optimal,
     RandomStrategy,
     Strategy,
     cooperative,
@@ -29,15 +28,17 @@ from coinrow.strategies import (
     greedy,
     lookahead,
     names,
-    optimal,
-    optimal_right,
     parity,
     play,
     thibault,
     thibault3,
 )
+from coinrow.subgames import Subgames
 
 rows = st.lists(st.integers(-5, 9), min_size=1, max_size=10)
+
+# The tests' own players: each owns its table, as any caller's would.
+optimal, optimal_right = Optimal(), Optimal("right")
 
 
 def all_positions(coins: Sequence[Value]) -> list[Position]:
@@ -67,9 +68,10 @@ def test_registry_names_and_parameters() -> None:
     }  # fmt: skip
     assert len(names()) == len(BUILTINS)
     assert get("greedy") is greedy and get(" thibault3 ") is thibault3
-    assert get("optimal") is optimal and get("optimal:left") is optimal
-    assert get("optimal:right") is optimal_right
-    assert isinstance(get("optimal:random:7"), OptimalRandomTies)
+    assert isinstance(get("optimal"), Optimal) and get("optimal:left").ties == "left"  # type: ignore[attr-defined]
+    assert get("optimal:right").ties == "right"  # type: ignore[attr-defined]
+    assert get("optimal:random:7").ties == "random"  # type: ignore[attr-defined]
+    assert get("optimal") is not get("optimal")  # each player owns its table
     assert isinstance(get("random:42"), RandomStrategy)
     assert get("lookahead").__name__ == "lookahead(2)"
     assert get("lookahead:5").__name__ == "lookahead(5)"
@@ -113,7 +115,7 @@ def test_library_strategy_by_dotted_module() -> None:
 
 @pytest.mark.parametrize("length", range(1, 8))
 def test_optimal_policies_play_optimal_lines(length: int) -> None:
-    policies: list[Strategy] = [optimal, optimal_right, OptimalRandomTies(seed=length)]
+    policies: list[Strategy] = [optimal, optimal_right, Optimal("random", seed=length)]
     for coins in itertools.product((0, 1, 2), repeat=length):
         table = Table(coins)
         for first in policies:
@@ -127,9 +129,9 @@ def test_tie_policies_differ_only_on_ties() -> None:
         assert optimal(position) == moves[0]
         assert optimal_right(position) == moves[-1]
     start = Position.start([1, 2, 4, 3])  # both first moves optimal
-    picks = {OptimalRandomTies(seed=seed)(start) for seed in range(20)}
+    picks = {Optimal("random", seed=seed)(start) for seed in range(20)}
     assert picks == {"L", "R"}
-    one, other = OptimalRandomTies(seed=3), OptimalRandomTies(seed=3)
+    one, other = Optimal("random", seed=3), Optimal("random", seed=3)
     assert [one(start) for _ in range(8)] == [other(start) for _ in range(8)]
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from .analysis import GameAnalysis, MoveAnalysis, analyze
 from .engines import ENGINES
-from .engines.cooperative import cooperative_total as _cooperative_total
 from .engines.table import Table
 from .errors import (
     CoinrowError,
@@ -26,14 +25,12 @@ from .errors import (
     UnknownStrategyError,
 )
 from .game import Game, Move, Position, TranscriptRow
-from .numbers import Value, coerce_coins, exact_row, parse_coins
+from .numbers import Value, coerce_coins, parse_coins
 from .record import Record, parse_records, read_records
 from .solution import Solution, best_moves, solve
-from .strategies import greedy_total, parity_total
+from .strategies import cooperative_total, greedy_total, parity_total
 
 __version__ = "0.1.0"
-
-cooperative_total = exact_row(_cooperative_total)
 
 __all__ = [
     "ENGINES",

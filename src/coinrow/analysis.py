@@ -2,43 +2,21 @@
 
 :func:`analyze` takes a row and the moves played and, for every move, reports the mover's
 guaranteed total before and after it, the optimal move(s), the loss (how much the mover's
-guaranteed total dropped) and a label (best, inaccuracy, mistake, blunder). :class:`Subgames`
-answers the underlying questions (value and optimal moves of any subgame) for a row of any
-length: from a :class:`~coinrow.Table` for short rows, from two peak reductions for long ones.
+guaranteed total dropped) and a label (best, inaccuracy, mistake, blunder). The values come
+from a :class:`~coinrow.subgames.Subgames` of the row.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import accumulate
 from typing import Any, Literal
 
-from .engines import reduction
-from .engines.table import Table
 from .errors import IllegalMoveError
 from .game import Move, Player, parse_moves
-from .numbers import (
-    KERNEL_MIN_LENGTH,
-    Value,
-    coerce_coins,
-    exact_arithmetic,
-    halve,
-    json_value,
-    kernel_row,
-    zero_like,
-)
-
-#: Rows up to this many coins are answered from a full :class:`~coinrow.Table` (O(n^2) once:
-#: about 0.1 s and 5 MB at the limit; then O(1) per query); longer rows by reductions (O(n)
-#: per query, O(n) memory).
-TABLE_LIMIT = 512
-
-#: Int rows the compiled table kernel can fill use a table up to this many coins (9 bytes a
-#: subgame: about 290 MB and 0.05 s at the limit).
-KERNEL_TABLE_LIMIT = 8000
+from .numbers import Value, exact_arithmetic, json_value
+from .subgames import Subgames
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]
 LABELS: tuple[Label, ...] = ("best", "inaccuracy", "mistake", "blunder")
@@ -47,97 +25,6 @@ LABELS: tuple[Label, ...] = ("best", "inaccuracy", "mistake", "blunder")
 INACCURACY_LIMIT = Fraction(1, 4)
 #: A loss up to this fraction of the typical coin is a mistake; beyond it, a blunder.
 MISTAKE_LIMIT = Fraction(1)
-
-
-class Subgames:
-    """Values and optimal moves of every subgame ``lo..hi`` of one row.
-
-    Rows of up to :data:`TABLE_LIMIT` coins, and int rows of up to :data:`KERNEL_TABLE_LIMIT`
-    that the compiled kernel fills, build a :class:`~coinrow.Table` (O(n^2) once, then O(1)
-    per query); longer rows answer each query with peak reductions (O(n) per query, O(n)
-    memory), so rows of any length work.
-
-    >>> s = Subgames([3, 2, 2, 3, 1, 2])
-    >>> s.value(0, 5), s.moves(0, 5), s.value(0, 4), s.value(3, 2)
-    (8, 'L', 6, 0)
-    """
-
-    def __init__(self, coins: Sequence[object], table_limit: int | None = None) -> None:
-        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
-        self.zero: Value = zero_like(list(self.coins))
-        with exact_arithmetic():
-            self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
-        self.table: Table | None = Table(self.coins) if self._wants_table(table_limit) else None
-
-    def _wants_table(self, table_limit: int | None) -> bool:
-        """A table for short rows, and for int rows the compiled kernel fills quickly."""
-        n = len(self.coins)
-        if table_limit is not None or n <= TABLE_LIMIT:
-            return n <= (TABLE_LIMIT if table_limit is None else table_limit)
-        compiled = kernel_row(self.coins, KERNEL_MIN_LENGTH["table"]) is not None
-        return compiled and n <= KERNEL_TABLE_LIMIT
-
-    @functools.cached_property
-    def typical_coin(self) -> Fraction:
-        """:func:`typical_coin` of the row, computed once (O(n))."""
-        return typical_coin(self.coins)
-
-    def __len__(self) -> int:
-        return len(self.coins)
-
-    def total(self, lo: int, hi: int) -> Value:
-        """Sum of coins ``lo..hi``; zero when ``lo > hi`` (O(1))."""
-        if lo > hi:
-            return self.zero
-        with exact_arithmetic():
-            return self._prefix[hi + 1] - self._prefix[lo]
-
-    def value(self, lo: int, hi: int) -> Value:
-        """Most the player to move in ``lo..hi`` can guarantee; zero when ``lo > hi``.
-
-        O(1) from the table, O(n) by reduction: ``(S + D) / 2`` with ``D`` the margin.
-        """
-        if lo > hi:
-            return self.zero
-        if self.table is not None:
-            return self.table.value(lo, hi)
-        with exact_arithmetic():
-            return halve(self.total(lo, hi) + reduction.margin(self.coins[lo : hi + 1]))
-
-    def moves(self, lo: int, hi: int) -> str:
-        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"`` (O(1) table, O(n) else)."""
-        if self.table is not None:
-            return self.table.moves(lo, hi)
-        with exact_arithmetic():
-            return reduction.best_moves(self.coins, lo, hi)
-
-    def value_after(self, lo: int, hi: int, move: str) -> Value:
-        """What the mover in ``lo..hi`` can still guarantee from the coins ``lo..hi`` after
-        playing ``move``: the coin plus what the opponent leaves (O(1) table, O(n) else)."""
-        if move == "L":
-            coin, rest = self.coins[lo], (lo + 1, hi)
-        else:
-            coin, rest = self.coins[hi], (lo, hi - 1)
-        with exact_arithmetic():
-            return coin + self.total(*rest) - self.value(*rest)
-
-
-def subgames_of(coins: tuple[Value, ...]) -> Subgames:
-    """The :class:`Subgames` of a row, cached for the last 4 rows so that strategies called
-    once per move share one table per game (O(n) to hash the row; building: see Subgames).
-
-    Rows of equal values but different number types (``1`` and ``Decimal("1")``) are kept
-    apart, so results come back in the row's own type.
-
-    >>> subgames_of((1, 2, 4, 3)) is subgames_of((1, 2, 4, 3))
-    True
-    """
-    return _cached_subgames(coins, type(coins[0]).__name__ if coins else "")
-
-
-@functools.lru_cache(maxsize=4)
-def _cached_subgames(coins: tuple[Value, ...], kind: str) -> Subgames:
-    return Subgames(coins)
 
 
 @dataclass(frozen=True)
@@ -278,11 +165,12 @@ def _result(guaranteed: Value, grand_total: Value) -> int:
 def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = None) -> GameAnalysis:
     """Analyse every move of a game (possibly unfinished) on a row.
 
-    ``subgames``, when given, must be the :class:`Subgames` of the same row (tournaments pass
-    the cached one); ``coins`` is then not read again.
+    ``subgames``, when given, must be the :class:`~coinrow.subgames.Subgames` of the same row
+    (a tournament passes the one it holds for the row); ``coins`` is then not read again.
 
-    O(n^2) to build a table for rows up to :data:`TABLE_LIMIT` coins and O(1) per move; longer
-    rows cost O(n) per move (peak reductions), O(n^2) in all with O(n) memory.
+    O(n^2) to build a table for rows up to :data:`~coinrow.subgames.TABLE_LIMIT` coins and
+    O(1) per move; longer rows cost O(n) per move (peak reductions), O(n^2) in all with O(n)
+    memory.
 
     >>> game = analyze([3, 2, 2, 3, 1, 2], "RLLLLL")
     >>> first = game.moves[0]
@@ -296,7 +184,7 @@ def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = Non
     line = parse_moves(moves)
     if len(line) > len(row):
         raise IllegalMoveError(f"{len(line)} moves for a row of {len(row)} coins")
-    typical = sub.typical_coin
+    typical = typical_coin(row)
     grand_total = sub.total(0, len(row) - 1)
     taken = [sub.zero, sub.zero]
     results: list[MoveAnalysis] = []

@@ -7,10 +7,9 @@ from rich.console import Console
 from .analysis import analyze
 from .cli.play import print_analysis
 from .cli.solve import print_solution
-from .engines.cooperative import cooperative_total
 from .numbers import format_value
 from .solution import solve
-from .strategies import get, greedy_total, parity_total, play
+from .strategies import cooperative_total, get, greedy_total, parity_total, play
 from .text import triangle
 
 #: The worked examples of the seed documents.

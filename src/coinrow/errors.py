@@ -73,3 +73,15 @@ class RecordError(CoinrowError):
 
 class InvalidOptionError(CoinrowError):
     """An impossible setting: a negative row length, an empty alphabet, a bad value range..."""
+
+
+class InputFileError(CoinrowError):
+    """A file of coins or records cannot be read: missing, a directory, not text, a bad array."""
+
+
+class MissingExtraError(CoinrowError):
+    """A feature needs an optional dependency that is not installed (an *extra*)."""
+
+    def __init__(self, what: str, extra: str) -> None:
+        self.extra = extra
+        super().__init__(f"{what}: install coinrow[{extra}]")

@@ -14,12 +14,14 @@ from __future__ import annotations
 import contextlib
 import decimal
 import functools
+import random
 import re
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeAlias, TypeVar
 
-from .errors import InvalidCoinError, InvalidRowError
+from .errors import CoinrowError, InvalidCoinError, InvalidOptionError, InvalidRowError
 
 Value: TypeAlias = Any
 """An exact coin value: ``int | Decimal | Fraction``. Spelled ``Any`` for the type checker,
@@ -200,109 +202,6 @@ def is_int_array(items: object) -> bool:
     return kind in ("i", "u") and hasattr(items, "tolist")
 
 
-#: Int rows whose absolute values sum to less than this run in int64 (see docs/kernels.md):
-#: every margin, value, prefix sum and merged entry is bounded by that sum, and the factor
-#: 2 of headroom keeps ``total + margin`` in range too.
-INT64_SAFE_LIMIT: int = 2**62
-
-#: Shortest int row each engine sends to its compiled kernel. Below these, importing Numba
-#: and loading the cached kernels (about 0.5 s, once per process) costs more than solving in
-#: Python (the reduction: about 0.75 us per coin; the O(n^2) engines: 0.2 s at n = 1000).
-KERNEL_MIN_LENGTH: dict[str, int] = {
-    "reduction": 100_000,
-    "table": 1_000,
-    "linear": 1_000,
-    "cooperative": 1_000,
-}
-
-
-def int64_safe(coins: Any) -> bool:
-    """True when the int row's absolute values sum to less than :data:`INT64_SAFE_LIMIT`,
-    so every intermediate of every kernel fits in int64 (O(n), exact).
-
-    A quick accept (``max|a| * n`` below the limit) needs only the minimum and maximum;
-    otherwise the absolute values are summed exactly, stopping once the limit is reached.
-
-    >>> int64_safe([2**61, -(2**61) + 1]), int64_safe([2**61, -(2**61)]), int64_safe([])
-    (True, False, True)
-    """
-    n = len(coins)
-    if n == 0:
-        return True
-    if is_int_array(coins):
-        from .engines.kernels import bounds
-
-        lo, hi = bounds(coins) if coins.dtype.name == "int64" else (coins.min(), coins.max())
-        lo, hi = int(lo), int(hi)
-    else:
-        lo, hi = min(coins), max(coins)
-    largest = max(hi, -lo)
-    if largest * n < INT64_SAFE_LIMIT:
-        return True
-    if largest >= INT64_SAFE_LIMIT:
-        return False
-    if not is_int_array(coins):
-        return bool(sum(map(abs, coins)) < INT64_SAFE_LIMIT)
-    import numpy as np
-
-    chunk = INT64_SAFE_LIMIT // largest  # no chunk's sum of |a| can overflow int64
-    total = 0
-    for begin in range(0, n, chunk):
-        total += int(np.abs(np.asarray(coins[begin : begin + chunk], dtype=np.int64)).sum())
-        if total >= INT64_SAFE_LIMIT:
-            return False
-    return True
-
-
-def kernel_row(items: object, min_length: int | None, checked: bool = True) -> Any:
-    """The row as a C-contiguous, writable int64 NumPy array when it should run in a
-    compiled kernel, else None (O(n); O(1) for a writable int64 array, which is not copied).
-
-    That is when the engine has a kernel (``min_length`` is not None), the row has at least
-    ``min_length`` coins, every coin is a plain int or the row is a NumPy integer array, and
-    the row is :func:`int64_safe` (left to the caller when not ``checked``: the reduction
-    checks it in a second thread). Everything else (short rows, huge ints, Decimal,
-    Fraction, text) stays on the exact pure-Python path.
-
-    >>> kernel_row([1, 2, 3], None), kernel_row([1, 2, 3], 10), kernel_row([1, 2, 3], 1)
-    (None, None, array([1, 2, 3]))
-    >>> kernel_row([2**62, 1], 1) is None
-    True
-    """
-    if min_length is None or isinstance(items, str) or not hasattr(items, "__len__"):
-        return None
-    if len(items) < min_length:
-        return None
-    if is_int_array(items):
-        row = _int64_array(items)
-    elif isinstance(items, list | tuple) and set(map(type, items)) <= {int}:
-        import numpy as np
-
-        try:
-            row = np.array(items, dtype=np.int64)
-        except OverflowError:
-            return None
-    else:
-        return None
-    return row if row is not None and (not checked or int64_safe(row)) else None
-
-
-def _int64_array(array: Any) -> Any:
-    """A 1-D integer array as a C-contiguous writable int64 array, or None when a value
-    does not fit; int64 arrays that already qualify (memory maps included) are not copied."""
-    import numpy as np
-
-    if array.ndim != 1:
-        return None
-    wide_unsigned = array.dtype.kind == "u" and array.dtype.itemsize == 8 and array.size
-    if wide_unsigned and int(array.max()) > np.iinfo(np.int64).max:
-        return None
-    row = np.asarray(array)  # a plain ndarray view of a memmap or other subclass
-    if row.dtype != np.int64 or not row.flags.c_contiguous or not row.flags.writeable:
-        row = np.array(row, dtype=np.int64, order="C")
-    return row
-
-
 def exact_row(func: Callable[..., T]) -> Callable[..., T]:
     """Decorate a function of a row: validate the row, then run with exact arithmetic."""
 
@@ -358,3 +257,60 @@ def halve(value: Value) -> Value:
         return value // 2
     with exact_arithmetic():
         return value / 2
+
+
+_RANGE = re.compile(r"\s*([+-]?\d+)\s*(?:-|\.\.)\s*([+-]?\d+)\s*")
+
+
+@dataclass(frozen=True)
+class ValueSpec:
+    """How random coins are drawn: uniform integers ``low..high``, or uniform over ``choices``.
+
+    >>> ValueSpec.parse("1-9"), ValueSpec.parse("1,2,5").choices
+    (ValueSpec(text='1-9', low=1, high=9, choices=()), (1, 2, 5))
+    """
+
+    text: str
+    low: int = 0
+    high: int = 0
+    choices: tuple[Value, ...] = ()
+
+    @classmethod
+    def parse(cls, text: str) -> ValueSpec:
+        """Parse ``"A-B"`` or ``"A..B"`` (integers, inclusive) or a list ``"1,2,3.5"`` (O(len))."""
+        match = _RANGE.fullmatch(text)
+        if match:
+            low, high = int(match[1]), int(match[2])
+            if low > high:
+                raise InvalidOptionError(f"empty value range {text!r}: {low} > {high}")
+            return cls(text, low, high)
+        try:
+            choices = tuple(parse_coins(text))
+        except CoinrowError as error:
+            raise InvalidOptionError(
+                f"values {text!r}: give a range such as 1-9 or a list such as 1,2,3,5 ({error})"
+            ) from None
+        if not choices:
+            raise InvalidOptionError("no coin values given: use a range such as 1-9 or a list")
+        return cls(text, choices=choices)
+
+    def row(self, n: int, rng: random.Random) -> list[Value]:
+        """A random row of ``n`` coins (O(n)).
+
+        >>> ValueSpec.parse("1-9").row(5, random.Random(0))
+        [7, 7, 1, 5, 9]
+        """
+        if self.choices:
+            return coerce_coins(rng.choice(self.choices) for _ in range(n))
+        return [rng.randint(self.low, self.high) for _ in range(n)]
+
+
+def random_row(n: int, values: str = "1-9", seed: int | None = None) -> list[Value]:
+    """A random row of ``n`` coins drawn by a :class:`ValueSpec` text (O(n)).
+
+    >>> random_row(6, "1-9", seed=1)
+    [3, 2, 5, 2, 8, 8]
+    """
+    if n < 0:
+        raise InvalidOptionError(f"the number of coins must be >= 0, got {n}")
+    return ValueSpec.parse(values).row(n, random.Random(seed))

@@ -9,16 +9,15 @@ from typing import Any, Literal
 
 from . import engines
 from .engines import reduction
+from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .game import Game, TranscriptRow, split_by_player, taken_indices
 from .numbers import (
-    KERNEL_MIN_LENGTH,
     Value,
     exact_arithmetic,
     exact_row,
     halve,
     is_int_array,
     json_value,
-    kernel_row,
     zero_like,
 )
 
@@ -207,7 +206,7 @@ def solve(coins: Sequence[object], engine: str = "reduction") -> Solution:
 
     Complexity: O(n) for ``reduction``; O(n^2) for ``table``, ``memo`` and ``linear``
     (O(n) memory for ``linear``); O(2^n) for ``brute`` (n <= 20). Long int rows that are
-    int64-safe (:func:`coinrow.numbers.kernel_row`) run in compiled kernels, with the same
+    int64-safe (:func:`coinrow.engines.dispatch.kernel_row`) run in compiled kernels, with the same
     results; NumPy int arrays then stay arrays (about 25 bytes per coin at peak).
 
     >>> solve([8, 15, 3, 7]).first_total, solve([5, 3, 7, 10], engine="brute").first_total

@@ -15,8 +15,7 @@ import random as _random
 import sys
 from collections.abc import Callable, Sequence
 
-from .analysis import subgames_of
-from .engines.cooperative import cooperative_total
+from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .errors import (
     StrategyFailedError,
     StrategyParameterError,
@@ -24,7 +23,8 @@ from .errors import (
     UnknownStrategyError,
 )
 from .game import MOVES, Game, Move, Position
-from .numbers import Value, exact_arithmetic, exact_row, zero_like
+from .numbers import Value, exact_arithmetic, exact_row, is_int_array, zero_like
+from .subgames import Subgames
 
 Strategy = Callable[[Position], Move]
 
@@ -34,43 +34,59 @@ def _pick(moves: str, ties: Move) -> Move:
     return ties if len(moves) == 2 else moves  # type: ignore[return-value]
 
 
-def optimal(position: Position) -> Move:
-    """An optimal move, left when both are optimal.
+class Optimal:
+    """Perfect play: an optimal move, with ties (both moves optimal) broken ``"left"``,
+    ``"right"`` or at ``"random"`` from a seeded generator (which advances only on ties).
 
-    O(1) per move after an O(n^2) table for rows up to
-    :data:`~coinrow.analysis.TABLE_LIMIT` coins (cached for the last 4 rows, so a game
-    builds it once); O(n) per move (two reductions) for longer rows.
+    The strategy owns the :class:`~coinrow.subgames.Subgames` of the row it is playing (like
+    a chess engine object owns its process): built on its first move in a row, kept while the
+    positions come from that row, and freed with the strategy. O(1) per move after an O(n^2)
+    table for rows up to :data:`~coinrow.subgames.TABLE_LIMIT` coins (and int rows the
+    compiled kernel fills); O(n) per move (two reductions) for longer rows.
 
-    >>> optimal(Position.start([8, 15, 3, 7]))
+    >>> Optimal()(Position.start([8, 15, 3, 7]))
     'R'
-    """
-    return _pick(subgames_of(position.coins).moves(position.lo, position.hi), "L")
-
-
-def optimal_right(position: Position) -> Move:
-    """An optimal move, right when both are optimal (complexity of :func:`optimal`).
-
-    >>> optimal(Position.start([1, 2, 4, 3])), optimal_right(Position.start([1, 2, 4, 3]))
+    >>> Optimal()(Position.start([1, 2, 4, 3])), Optimal("right")(Position.start([1, 2, 4, 3]))
     ('L', 'R')
     """
-    return _pick(subgames_of(position.coins).moves(position.lo, position.hi), "R")
 
-
-class OptimalRandomTies:
-    """An optimal move, chosen at random (seeded) when both are optimal.
-
-    Complexity of :func:`optimal`; the random generator only advances on ties.
-
-    >>> OptimalRandomTies(seed=1)(Position.start([8, 15, 3, 7]))
-    'R'
-    """
-
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, ties: str = "left", seed: int | None = None) -> None:
+        if ties not in TIE_RULES:
+            raise StrategyParameterError(
+                f"optimal breaks ties {', '.join(TIE_RULES)}, got {ties!r}"
+            )
+        self.ties = ties
         self.rng = _random.Random(seed)
+        self.subgames: Subgames | None = None
+        self._row: tuple[Value, ...] | None = None
+
+    def attach(self, subgames: Subgames) -> None:
+        """Use ``subgames`` (the caller's, already built) for positions of its row (O(1))."""
+        self.subgames, self._row = subgames, subgames.coins
+
+    def subgames_for(self, coins: tuple[Value, ...]) -> Subgames:
+        """The row's :class:`~coinrow.subgames.Subgames`, built on the first move in a new row
+        (O(1) while the positions share the row's tuple, as in one game)."""
+        if coins is not self._row or self.subgames is None:
+            if self.subgames is None or self.subgames.coins != coins:
+                self.subgames = Subgames(coins)
+            self._row = coins
+        return self.subgames
 
     def __call__(self, position: Position) -> Move:
-        moves = subgames_of(position.coins).moves(position.lo, position.hi)
-        return self.rng.choice(MOVES) if len(moves) == 2 else moves  # type: ignore[return-value]
+        moves = self.subgames_for(position.coins).moves(position.lo, position.hi)
+        if len(moves) == 1:
+            return moves  # type: ignore[return-value]
+        if self.ties == "random":
+            return self.rng.choice(MOVES)
+        return "L" if self.ties == "left" else "R"
+
+    def __repr__(self) -> str:
+        return f"Optimal({self.ties!r})"
+
+
+#: How :class:`Optimal` breaks ties.
+TIE_RULES = ("left", "right", "random")
 
 
 def greedy(position: Position) -> Move:
@@ -159,6 +175,41 @@ class RandomStrategy:
         return self.rng.choice(MOVES)
 
 
+def _cooperative_sweep(coins: Sequence[Value]) -> Value:
+    """F(i, j) = max(a_i + G(i+1, j), a_j + G(i, j-1)) on the first player's turns and
+    G(i, j) = max(F(i+1, j), F(i, j-1)) on the other's, one diagonal kept (O(n^2), O(n))."""
+    row = coins if is_int_array(coins) else kernel_row(coins, KERNEL_MIN_LENGTH["cooperative"])
+    if row is not None:
+        from .engines.kernels import cooperative as compiled
+
+        return int(compiled(row))
+    n = len(coins)
+    zero = zero_like(list(coins))
+    # best[i] is the first player's best collection from the subgame i..i+width-1.
+    best = [zero] * (n + 1)
+    for width in range(1, n + 1):
+        first_moves = (n - width) % 2 == 0
+        best = [
+            max(coins[i] + best[i + 1], coins[i + width - 1] + best[i])
+            if first_moves
+            else max(best[i + 1], best[i])
+            for i in range(n - width + 1)
+        ]
+    return best[0]
+
+
+@exact_row
+def cooperative_total(coins: Sequence[Value]) -> Value:
+    """Most the first player can collect with a cooperating opponent, one who can be made to
+    pick any way (O(n^2) time, O(n) memory; long int64-safe rows run the same sweep in a
+    compiled kernel).
+
+    >>> cooperative_total([3, 2, 2, 3, 1, 2]), cooperative_total([1, 100, 1])
+    (8, 101)
+    """
+    return _cooperative_sweep(coins)
+
+
 def cooperative(position: Position) -> Move:
     """The manipulable ("dumb") opponent of the seeds: hands the other player the most.
 
@@ -173,8 +224,8 @@ def cooperative(position: Position) -> Move:
     """
     coins, lo, hi = position.coins, position.lo, position.hi
     with exact_arithmetic():
-        after_left = cooperative_total(coins[lo + 1 : hi + 1])
-        after_right = cooperative_total(coins[lo:hi])
+        after_left = _cooperative_sweep(coins[lo + 1 : hi + 1])
+        after_right = _cooperative_sweep(coins[lo:hi])
     return "L" if after_left >= after_right else "R"
 
 
@@ -250,7 +301,7 @@ def thibault3(position: Position) -> Move:
 def play(coins: Sequence[object], first: Strategy, second: Strategy) -> Game:
     """Play a whole game between two strategies (O(n) calls of the strategies).
 
-    >>> play([8, 15, 3, 7], greedy, optimal).line
+    >>> play([8, 15, 3, 7], greedy, Optimal()).line
     'LLRL'
     """
     game = Game(coins)
@@ -268,7 +319,7 @@ def greedy_total(coins: Sequence[Value]) -> Value:
     >>> greedy_total([8, 15, 3, 7])
     15
     """
-    return play(coins, greedy, optimal).totals()[0]
+    return play(coins, greedy, Optimal()).totals()[0]
 
 
 @exact_row
@@ -372,15 +423,12 @@ def get(name: str, seed: int | None = None) -> Strategy:
 
 def _optimal_by_ties(parameter: str, seed: int | None, name: str) -> Strategy:
     ties, _, ties_seed = parameter.partition(":")
-    if ties in ("", "left") and not ties_seed:
-        return optimal
-    if ties == "right" and not ties_seed:
-        return optimal_right
-    if ties == "random":
-        return OptimalRandomTies(_integer(ties_seed, "the seed", name) if ties_seed else seed)
-    raise StrategyParameterError(
-        f"{name!r}: optimal breaks ties left, right or random[:SEED], got {parameter!r}"
-    )
+    ties = ties or "left"
+    if ties not in TIE_RULES or (ties_seed and ties != "random"):
+        raise StrategyParameterError(
+            f"{name!r}: optimal breaks ties left, right or random[:SEED], got {parameter!r}"
+        )
+    return Optimal(ties, _integer(ties_seed, "the seed", name) if ties_seed else seed)
 
 
 def _import_strategy(module_name: str, attribute: str) -> Strategy:

@@ -1,17 +1,13 @@
 """The triangle diagram of every subgame, as semantic SVG (built with :mod:`xml.etree`).
 
-The value and move tables drawn as a triangle standing on the row: the coins lie along the
-bottom and the cell of the subgame ``i..j`` sits at the apex of the coins ``i..j`` below it, so
-the top cell is the whole row. Each cell shows a number for that subgame (``view``) and arrows
-to the child cell(s) the optimal move(s) lead to: taking the left coin leaves ``i+1..j``, the
-child below and to the right; taking the right coin leaves ``i..j-1``, below and to the left.
-Cells and arrows are coloured by whose turn it is in that subgame.
+The picture of :mod:`coinrow.diagram`'s cell model: each cell a box above its coins, with
+arrows to the child cell(s) the optimal move(s) lead to (taking the left coin leaves
+``i+1..j``, the child below and to the right; taking the right coin leaves ``i..j-1``, below
+and to the left), coloured by whose turn it is in that subgame.
 
 Every cell is a ``<g class="cell">`` carrying ``data-i``, ``data-j`` (0-based), ``data-value``
 (the exact number shown), ``data-moves`` (``L``, ``R`` or ``LR``, as :meth:`Table.moves`) and
 ``data-player`` (``first`` or ``second``), so a web page can make the picture interactive.
-All numbers come from :class:`coinrow.Table`. The cell model (:func:`cells`,
-:func:`resolve_highlight`) is shared with the terminal renderer :mod:`coinrow.text`.
 """
 
 from __future__ import annotations
@@ -19,47 +15,31 @@ from __future__ import annotations
 import html
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from typing import Literal, NamedTuple
+from typing import NamedTuple
 
+from .diagram import (
+    MAX_COINS,
+    Cell,
+    Highlight,
+    Marked,
+    View,
+    cells,
+    check_view,
+    describe,
+    picture_table,
+    resolve_highlight,
+    summary,
+    title,
+    title_head,
+)
 from .engines.table import Table
-from .errors import PictureError, RowTooLongError, SubgameError
-from .game import Player, Position, parse_moves, taken_indices
-from .numbers import Value, exact_arithmetic, format_value
-
-#: Longest row a picture shows (40 coins: 820 cells).
-MAX_COINS = 40
-
-View = Literal["total", "margin", "first"]
-#: What a cell can show: the most the player to move gets (``total``, :meth:`Table.value`),
-#: the mover's margin over the other player (``margin``, :meth:`Table.margin`), or the first
-#: player's points from that subgame on (``first``, the seed's table ``A``).
-VIEWS: tuple[View, ...] = ("total", "margin", "first")
+from .errors import PictureError
+from .numbers import format_value
 
 #: Colours: the first player's turn, the second player's turn, the highlighted line.
 FIRST_COLOR, SECOND_COLOR, HIGHLIGHT_COLOR = "#1f5fbf", "#17803a", "#e8590c"
 PLAYER_COLORS = {"first": FIRST_COLOR, "second": SECOND_COLOR}
 CELL_FILLS = {"first": "#e4eefc", "second": "#e1f3e5"}
-
-Highlight = str | Iterable[tuple[int, int]] | None
-"""A line of moves such as ``"LLR"`` (the cells it passes through and the moves it plays) or
-a collection of ``(i, j)`` cells."""
-
-
-class Cell(NamedTuple):
-    """One subgame ``i..j`` as drawn: the number shown, the optimal moves, whose turn."""
-
-    i: int
-    j: int
-    value: Value
-    moves: str
-    player: Player
-
-
-class Marked(NamedTuple):
-    """What to highlight: cells ``(i, j)`` and moves ``(i, j, move)`` played from them."""
-
-    cells: frozenset[tuple[int, int]]
-    moves: frozenset[tuple[int, int, str]]
 
 
 class SvgDiagram(str):
@@ -67,115 +47,6 @@ class SvgDiagram(str):
 
     def _repr_svg_(self) -> str:
         return str(self)
-
-
-def check_length(n: int) -> None:
-    """Raise :class:`~coinrow.errors.RowTooLongError` when a picture of n coins would not be
-    readable (O(1)).
-
-    >>> check_length(41)
-    Traceback (most recent call last):
-    ...
-    coinrow.errors.RowTooLongError: a picture shows at most 40 coins; this row has 41
-    """
-    if n > MAX_COINS:
-        raise RowTooLongError(f"a picture shows at most {MAX_COINS} coins; this row has {n}")
-
-
-def picture_table(coins: Sequence[object] | Table) -> Table:
-    """The :class:`Table` to draw: ``coins`` itself when it is one, checked for length
-    (O(n^2) to build).
-
-    >>> len(picture_table([1, 2, 4, 3]))
-    4
-    """
-    check_length(len(coins))
-    return coins if isinstance(coins, Table) else Table(coins)
-
-
-def check_view(view: str) -> View:
-    """Validate a view name (O(1)).
-
-    >>> check_view("margin")
-    'margin'
-    """
-    if view not in VIEWS:
-        raise PictureError(f"unknown view {view!r}; choose one of: {', '.join(VIEWS)}")
-    return view
-
-
-def mover(table: Table, i: int, j: int) -> Player:
-    """Whose turn it is when coins ``i..j`` are left (O(1)).
-
-    >>> mover(Table([1, 2, 4, 3]), 0, 2), mover(Table([1, 2, 4, 3]), 1, 2)
-    ('second', 'first')
-    """
-    return Position(table.coins, i, j).turn
-
-
-def cell_value(table: Table, i: int, j: int, view: View = "total") -> Value:
-    """The number a cell shows in ``view`` (O(1)).
-
-    >>> table = Table([1, 2, 4, 3])
-    >>> [cell_value(table, 0, 2, view) for view in ("total", "margin", "first")]
-    [5, 3, 2]
-    """
-    if view == "total":
-        return table.value(i, j)
-    if view == "margin":
-        return table.margin(i, j)
-    check_view(view)
-    value = table.value(i, j)
-    if mover(table, i, j) == "first":
-        return value
-    with exact_arithmetic():
-        return table.total(i, j) - value
-
-
-def cells(table: Table, view: View = "total") -> list[Cell]:
-    """Every cell, widest subgame first, left to right (O(n^2)).
-
-    >>> [(c.i, c.j, c.value, c.moves, c.player) for c in cells(Table([1, 2, 4, 3]))][:3]
-    [(0, 3, 5, 'LR', 'first'), (0, 2, 5, 'R', 'second'), (1, 3, 5, 'LR', 'second')]
-    """
-    check_view(view)
-    n = len(table)
-    return [
-        Cell(i, i + width - 1, cell_value(table, i, i + width - 1, view),
-             table.moves(i, i + width - 1), mover(table, i, i + width - 1))
-        for width in range(n, 0, -1)
-        for i in range(n - width + 1)
-    ]  # fmt: skip
-
-
-def resolve_highlight(table: Table, highlight: Highlight) -> Marked:
-    """The cells and moves to highlight: a line marks every cell it passes through and every
-    move it plays (it may be partial, and may contain mistakes); a collection marks cells
-    (O(n) for a line, O(k) for k cells).
-
-    >>> marked = resolve_highlight(Table([1, 2, 4, 3]), "RR")
-    >>> sorted(marked.cells), sorted(marked.moves)
-    ([(0, 1), (0, 2), (0, 3)], [(0, 2, 'R'), (0, 3, 'R')])
-    """
-    if highlight is None:
-        return Marked(frozenset(), frozenset())
-    n = len(table)
-    if isinstance(highlight, str):
-        line = parse_moves(highlight)
-        taken_indices(n, line)  # a line longer than the row is refused with a clear message
-        position, marked_cells, marked_moves = Position(table.coins, 0, n - 1), set(), set()
-        for move in line:
-            marked_cells.add((position.lo, position.hi))
-            marked_moves.add((position.lo, position.hi, move))
-            position = position.play(move)
-        if not position.is_over:
-            marked_cells.add((position.lo, position.hi))
-        return Marked(frozenset(marked_cells), frozenset(marked_moves))
-    chosen = frozenset((int(i), int(j)) for i, j in highlight)
-    for i, j in chosen:
-        if not 0 <= i <= j < n:
-            raise SubgameError(f"subgame {i}..{j} is not inside a row of {n} coins")
-    return Marked(chosen, frozenset())
 
 
 # Geometry, in user units: coin pitch (at least; wider for long numbers), cell box height,
@@ -293,65 +164,11 @@ def _move_arrow(layout: _Layout, i: int, j: int, move: str) -> Segment:
     return x + side * 0.1 * PITCH, y + 1, x + side * 0.36 * PITCH, y + GAP - 1  # any pitch
 
 
-MOVE_WORDS = {"L": "take the left coin", "R": "take the right coin"}
-
-
-def describe(table: Table, cell: Cell, view: View) -> str:
-    """One sentence about a cell, used as its tooltip (O(j - i)).
-
-    >>> table = Table([1, 2, 4, 3])
-    >>> print(describe(table, cells(table)[1], "total"))  # doctest: +NORMALIZE_WHITESPACE
-    coins 1..3 (1 2 4): second player to move gets 5 at best (margin 3);
-    best move: take the right coin (4)
-    """
-    i, j = cell.i, cell.j
-    shown = [format_value(coin) for coin in table.coins[i : j + 1]]
-    row = " ".join(shown if len(shown) <= 8 else [*shown[:3], "…", *shown[-3:]])
-    if i == j:
-        best = "take the last coin"
-    else:
-        options = [f"{MOVE_WORDS[m]} ({format_value(table.coins[i if m == 'L' else j])})"
-                   for m in cell.moves]  # fmt: skip
-        best = (
-            "both moves are optimal: " + " or ".join(options) if len(options) == 2 else options[0]
-        )
-    text = (
-        f"coins {i + 1}..{j + 1} ({row}): {cell.player} player to move gets "
-        f"{format_value(table.value(i, j))} at best (margin {format_value(table.margin(i, j))})"
-    )
-    if view == "first":
-        text += f"; the first player gets {format_value(cell.value)} of them"
-    return f"{text}; best move{'s' if len(cell.moves) == 2 and i != j else ''}: {best}"
-
-
 VIEW_WORDS = {
     "total": "Each cell: the most the player to move can get from the coins below it",
     "margin": "Each cell: the player to move's total minus the other's on the coins below it",
     "first": "Each cell: the first player's points from the coins below it, with best play",
 }
-
-
-def summary(table: Table) -> str:
-    """Totals and outcome of the whole row, one line (O(n)).
-
-    >>> summary(Table([1, 2, 4, 3]))
-    'first player 5, second player 5: a tie'
-    """
-    n = len(table)
-    if n == 0:
-        return "no coins"
-    first = table.value(0, n - 1)
-    with exact_arithmetic():
-        second = table.total(0, n - 1) - first
-    margin = table.margin(0, n - 1)
-    verdict = (
-        f"first player wins by {format_value(margin)}"
-        if margin > 0
-        else f"second player wins by {format_value(-margin)}"
-        if margin < 0
-        else "a tie"
-    )
-    return f"first player {format_value(first)}, second player {format_value(second)}: {verdict}"
 
 
 def triangle(
@@ -407,22 +224,6 @@ def triangle(
     return SvgDiagram(ET.tostring(root, encoding="unicode"))
 
 
-def title(table: Table) -> str:
-    """The picture's title: the coins (or their count when long), totals and outcome (O(n)).
-
-    >>> title(Table([8, 15, 3, 7])), title(Table([]))
-    ('8 15 3 7: first player 22, second player 11: first player wins by 11', 'no coins')
-    """
-    head = _title_head(table)
-    return f"{head}: {summary(table)}" if head else summary(table)
-
-
-def _title_head(table: Table) -> str:
-    shown = " ".join(format_value(coin) for coin in table.coins)
-    return shown if len(shown) <= 40 else f"{len(table)} coins"
-
-
-#: The widest legend line drawn below the title, in characters (swatches included).
 LEGEND_CHARACTERS = 50
 
 
@@ -431,7 +232,7 @@ def _legend_lines(table: Table, view: View, width: float, wanted: float) -> list
     fits ``width``; then the font of the legend below them."""
     room = width - 2 * PAD
     font = min(wanted, room / (TEXT_EM * max(LEGEND_CHARACTERS, len(VIEW_WORDS[view]))))
-    head = _title_head(table)
+    head = title_head(table)
     texts = [title(table)]
     if BOLD_TEXT_EM * len(texts[0]) * font > room and head:
         texts = [f"{head}:", summary(table)]

@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from .diagram import Highlight, View, cells, check_view, picture_table, resolve_highlight, title
 from .engines.table import Table
 from .numbers import format_value
-from .svg import Highlight, View, cells, check_view, picture_table, resolve_highlight, title
 
 PLAYER_STYLES = {"first": "bold blue", "second": "bold green"}
 HIGHLIGHT_STYLE = "bold dark_orange"

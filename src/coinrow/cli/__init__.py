@@ -16,7 +16,8 @@ import typer
 
 from .. import __version__
 from ..errors import CoinrowError
-from ..numbers import Value, coerce_coins, is_int_array, parse_coins
+from ..io import read_file
+from ..numbers import Value, coerce_coins, parse_coins
 
 app = typer.Typer(
     name="coinrow",
@@ -78,7 +79,7 @@ def read_row(tokens: list[str] | None, file: Path | None) -> Sequence[Value]:
     if file is not None:
         if tokens:
             fail("give coins either as arguments or with --file, not both")
-        return _read_file(file)
+        return read_file(file)
     if tokens == ["-"]:
         return parse_coins(sys.stdin.read())
     if "-" in tokens:
@@ -89,59 +90,6 @@ def read_row(tokens: list[str] | None, file: Path | None) -> Sequence[Value]:
     if not tokens:
         fail("no coins given: pass them as arguments, with --file PATH, or '-' for stdin")
     return coerce_coins(tokens)
-
-
-#: Text files at least this large are tried with the fast integer reader first.
-FAST_TEXT_BYTES = 1 << 20
-
-
-def _read_file(path: Path) -> Sequence[Value]:
-    if not path.is_file():
-        fail(f"no such file: {path}")
-    if path.suffix == ".npy":
-        import numpy as np
-
-        try:
-            array = np.load(path, mmap_mode="c", allow_pickle=False)
-        except ValueError as error:
-            fail(f"{path}: not a readable .npy array ({error})")
-        if array.ndim != 1:
-            fail(f"{path}: expected a one-dimensional array, got shape {array.shape}")
-        return array if is_int_array(array) else coerce_coins(array)
-    if path.stat().st_size >= FAST_TEXT_BYTES:
-        row = _read_int_text(path)
-        if row is not None:
-            return row  # type: ignore[no-any-return]
-    try:
-        text = path.read_text()
-    except UnicodeDecodeError:
-        fail(f"{path}: not a text file (use whitespace/comma separated numbers or .npy)")
-    return parse_coins(text)
-
-
-def _read_int_text(path: Path) -> Any:
-    """An int64 array of a text file of integers (any of the separators whitespace, ``,``
-    and ``;``), read by pyarrow's multithreaded CSV reader as one column; None when any
-    token is not an int64 integer literal (the exact reader then handles the file)."""
-    import pyarrow as pa
-    import pyarrow.csv as csv
-
-    data = path.read_bytes().translate(_SEPARATORS_TO_NEWLINES)
-    try:
-        column = csv.read_csv(
-            pa.py_buffer(data),
-            read_options=csv.ReadOptions(column_names=["coin"]),
-            parse_options=csv.ParseOptions(delimiter="\x1f"),
-            convert_options=csv.ConvertOptions(column_types={"coin": pa.int64()}),
-        ).column("coin")
-    except (pa.ArrowInvalid, pa.ArrowTypeError, UnicodeDecodeError):
-        return None
-    if column.null_count:
-        return None
-    return column.to_numpy()
-
-
-_SEPARATORS_TO_NEWLINES = bytes.maketrans(b" \t\r,;", b"\n" * 5)
 
 
 def print_json(data: Any) -> None:

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
 from ..engines.table import Table
-from ..numbers import exact_arithmetic, json_value, zero_like
 from . import COIN_ARGS, CoinsArgument, FileOption, app, fail, print_json, read_coins
 
-if TYPE_CHECKING:  # coinrow.svg is imported when the command runs, not at start-up
-    from ..svg import View
+if TYPE_CHECKING:  # coinrow.diagram is imported when the command runs, not at start-up
+    from ..diagram import View
 
 #: Longest row ``--json`` prints every cell of (500,500 cells).
 JSON_LIMIT = 1000
@@ -51,7 +50,8 @@ def table_command(
     terminal's width (use --svg or --html for wide rows)."""
     if margin and view not in ("total", "margin"):
         fail("give either --margin or --view, not both")
-    from ..svg import check_length, check_view, html_page, triangle
+    from ..diagram import check_length, check_view, table_data
+    from ..svg import html_page, triangle
 
     chosen = check_view("margin" if margin else view)
     row = read_coins(coins, file)
@@ -61,7 +61,7 @@ def table_command(
     if as_json and not files:
         if len(row) > JSON_LIMIT:
             fail(f"--json prints every cell of at most {JSON_LIMIT} coins; this row has {len(row)}")
-        print_json(table_json(Table(row)))
+        print_json(table_data(Table(row)))
         return
     check_length(len(row))
     table = Table(row)
@@ -75,7 +75,7 @@ def table_command(
             except OSError as error:
                 fail(f"cannot write {path}: {error.strerror}")
         if as_json:
-            print_json(table_json(table))
+            print_json(table_data(table))
         else:
             for path, kind in files:
                 typer.echo(f"wrote {kind} to {path}")
@@ -97,33 +97,6 @@ def print_triangle(table: Table, view: View, line: str | None) -> None:
             "widen it, or use --svg FILE or --html FILE"
         )
     console.print(text_triangle(table, view=view, highlight=line), soft_wrap=True)
-
-
-def table_json(table: Table) -> dict[str, Any]:
-    """JSON form: the row, the totals and every cell (O(n^2))."""
-    from ..svg import cells
-
-    n, zero = len(table), zero_like(list(table.coins))
-    first = table.value(0, n - 1) if n else zero
-    with exact_arithmetic():
-        second = table.total(0, n - 1) - first if n else zero
-    return {
-        "coins": [json_value(coin) for coin in table.coins],
-        "first_total": json_value(first),
-        "second_total": json_value(second),
-        "margin": json_value(table.margin(0, n - 1) if n else zero),
-        "cells": [
-            {
-                "i": cell.i,
-                "j": cell.j,
-                "value": json_value(cell.value),
-                "margin": json_value(table.margin(cell.i, cell.j)),
-                "moves": cell.moves,
-                "player": cell.player,
-            }
-            for cell in cells(table)
-        ],
-    }
 
 
 def _page_title(table: Table) -> str:

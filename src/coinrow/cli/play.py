@@ -14,12 +14,12 @@ from rich.markup import escape
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from ..analysis import GameAnalysis, Subgames, analyze
+from ..analysis import GameAnalysis, analyze
 from ..game import Game
-from ..numbers import Value, exact_arithmetic, format_value
+from ..numbers import Value, exact_arithmetic, format_value, random_row
 from ..record import Record, RecordsRead, append_record, load_records
 from ..strategies import get
-from ..study import random_row
+from ..subgames import Subgames
 from . import COIN_ARGS, app, fail, print_json, read_coins
 
 #: Most coins the board shows; longer rows show both ends and elide the middle.

@@ -16,20 +16,18 @@ from rich.table import Table as RichTable
 
 from ..errors import CoinrowError
 from ..numbers import format_value, parse_coins
-from ..strategies import get, names
-from ..study import (
+from ..refute import (
     MAX_SEARCH_ROWS,
     Counterexample,
-    Progress,
     RefuteResult,
-    TournamentResult,
+    Search,
     check_row,
     parse_alphabet,
-    refute,
     rows_up_to,
     search_length,
-    tournament,
 )
+from ..strategies import get, names
+from ..tournament import Progress, Tournament, TournamentResult
 from . import app, fail, print_json
 
 STRATEGY_HELP = f"Built-ins: {', '.join(names())}; or module:function."
@@ -91,8 +89,14 @@ def compare_command(
 
         if plot.suffix.lower() not in FORMATS:
             fail(f"--plot {plot.name}: use one of the suffixes {', '.join(FORMATS)}")
+    played = Tournament(strategies, games, n, values, seed)
     with progress_bar("Playing", games, as_json) as advance:
-        result = tournament(strategies, games, n, values, seed, progress=advance)
+        try:
+            for _ in played.play():
+                advance(1)
+        except KeyboardInterrupt:
+            pass  # report the rows finished so far
+    result = played.result
     if result.interrupted:
         sys.stderr.write(f"coinrow: interrupted: results of the first {result.rows_played} rows\n")
     if plot is not None:
@@ -212,7 +216,7 @@ def _check_one(strategy: str, text: str) -> RefuteResult:
     coins = tuple(parse_coins(text))
     if not coins:
         fail("--row is empty: give coins such as 2,1,2,3,3,3")
-    result = RefuteResult(strategy, (), len(coins), len(coins), searched=1)
+    result = RefuteResult(strategy, (), len(coins), len(coins), searched=1, complete=True)
     example = check_row(coins, get(strategy, seed=0))
     if example is not None:
         result.counterexamples.append(example)
@@ -236,8 +240,14 @@ def _search(strategy: str, alphabet: str, max_length: int, limit: int, quiet: bo
             f"({rows_up_to(len(values), length):,} rows, the cap is {MAX_SEARCH_ROWS:,})\n"
         )
     total = rows_up_to(len(values), length)
+    search = Search(strategy, values, max_length, limit)
     with progress_bar(f"Searching {strategy}", total, quiet) as advance:
-        result = refute(strategy, values, max_length, limit, progress=advance)
+        try:
+            for checked in search.run():
+                advance(checked)
+        except KeyboardInterrupt:
+            pass  # report what was found so far
+    result = search.result
     if result.interrupted:
         sys.stderr.write(f"coinrow: interrupted after {result.searched:,} rows\n")
     return result

@@ -1,10 +1,10 @@
 """Compiled (Numba) kernels for int64-safe rows. See ``docs/kernels.md``.
 
 Importing this module imports Numba, so it is imported only on the large-row paths
-(:func:`coinrow.numbers.kernel_row` decides). Every kernel takes one C-contiguous, writable
+(:func:`coinrow.engines.dispatch.kernel_row` decides). Every kernel takes one C-contiguous, writable
 ``int64`` array, so each is compiled once (``cache=True`` keeps the machine code in the
 package's ``__pycache__`` for later processes). The row must be int64-safe (the sum of
-absolute values below :data:`coinrow.numbers.INT64_SAFE_LIMIT` = 2**62), which bounds every
+absolute values below :data:`coinrow.engines.dispatch.INT64_SAFE_LIMIT` = 2**62), which bounds every
 intermediate; the reduction checks it itself, the other callers beforehand.
 
 The line is an array of ASCII codes ``b"L"``/``b"R"`` (one byte per move, turned into a str

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..numbers import KERNEL_MIN_LENGTH, Value, is_int_array, kernel_row
+from ..numbers import Value, is_int_array
 from . import EngineResult, moves_from_margins
+from .dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .reduction import optimal_line
 
 
 def solve(coins: Sequence[Value]) -> EngineResult:
     """Solve with O(n^2) time and O(n) memory.
 
-    Long int64-safe rows (see :func:`coinrow.numbers.kernel_row`) run the same sweep in a
+    Long int64-safe rows (see :func:`coinrow.engines.dispatch.kernel_row`) run the same sweep in a
     compiled kernel.
 
     >>> solve([5, 3, 7, 10])

@@ -13,8 +13,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..errors import SubgameError
-from ..numbers import INT64_SAFE_LIMIT, Value, int64_safe, is_int_array, zero_like
+from ..numbers import Value, is_int_array, zero_like
 from . import EngineResult, moves_from_margins
+from .dispatch import INT64_SAFE_LIMIT, int64_safe
 
 #: Rows at least this long solve the other first move's reduction in a second thread.
 THREAD_MIN_LENGTH = 1 << 16
@@ -158,7 +159,7 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     row without the coin it takes (free from the scan for ``R``, one more scan for ``L``).
 
     A C-contiguous int64 NumPy array (already checked by
-    :func:`coinrow.numbers.kernel_row`) runs in the compiled kernel instead: see
+    :func:`coinrow.engines.dispatch.kernel_row`) runs in the compiled kernel instead: see
     :func:`solve_int64`.
 
     >>> solve([5, 3, 7, 10])

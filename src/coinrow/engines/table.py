@@ -14,15 +14,9 @@ from itertools import accumulate
 from typing import Any
 
 from ..errors import SubgameError, TableTooLargeError
-from ..numbers import (
-    KERNEL_MIN_LENGTH,
-    Value,
-    coerce_coins,
-    exact_arithmetic,
-    kernel_row,
-    zero_like,
-)
+from ..numbers import Value, coerce_coins, exact_arithmetic, zero_like
 from . import EngineResult, moves_from_margins
+from .dispatch import KERNEL_MIN_LENGTH, kernel_row
 
 #: Bytes the full table may use before :class:`Table` refuses the row.
 MEMORY_BUDGET: int = 4 * 2**30

@@ -1,0 +1,191 @@
+"""Speed measurements behind ``coinrow bench`` and ``benchmarks/``: engine times and the
+side-by-side ratios that matter, each the best of several wall-clock runs on seeded random
+int64 rows. Needs the ``fast`` extra (NumPy, Numba). See ``docs/kernels.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any
+
+from .engines import ENGINES
+
+#: Default sizes: each finishes the whole run in about a minute on a 2-core machine.
+ENGINE_SIZES = "1000,3000"
+SUM_SIZE = 10**8
+TEXTBOOK_SIZE = 3000
+TABLE_SIZE = 6000
+LARGE_TABLE_SIZE = 20_000
+
+Timer = Callable[[], object]
+
+
+#: A run longer than this is not repeated.
+LONG_RUN_SECONDS = 1.0
+
+
+def best_time(run: Timer, repeat: int) -> float:
+    """The fastest of ``repeat`` wall-clock runs of ``run``; a run over
+    :data:`LONG_RUN_SECONDS` is not repeated (O(repeat) runs)."""
+    best = float("inf")
+    for _ in range(max(repeat, 1)):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+        if best > LONG_RUN_SECONDS:
+            break
+    return best
+
+
+def random_row(n: int, seed: int = 1) -> Any:
+    """n random int64 coins in [-10^9, 10^9] (int64-safe for n < 4.6 x 10^9)."""
+    import numpy as np
+
+    return np.random.default_rng(seed).integers(-(10**9), 10**9, n, dtype=np.int64)
+
+
+def textbook_first_total(coins: list[int]) -> int:
+    """The textbook O(n^2) DP in pure Python (the seeds' approach): the most the first player
+    can guarantee, from a full n x n table of ``max(a_i + min(...), a_j + min(...))``."""
+    n = len(coins)
+    best = [[0] * n for _ in range(n)]
+    for gap in range(n):
+        for i in range(n - gap):
+            j = i + gap
+            skip_two = best[i + 2][j] if i + 2 <= j else 0
+            both_ends = best[i + 1][j - 1] if i + 1 <= j - 1 else 0
+            skip_two_right = best[i][j - 2] if i <= j - 2 else 0
+            best[i][j] = max(
+                coins[i] + min(skip_two, both_ends), coins[j] + min(both_ends, skip_two_right)
+            )
+    return best[0][n - 1]
+
+
+def numpy_top_value(coins: Any) -> int:
+    """The table's top value V(0, n-1) by a NumPy diagonal sweep that keeps nothing else:
+    the vectorised baseline for the table kernel (O(n^2) time, O(n) memory)."""
+    import numpy as np
+
+    n = len(coins)
+    prefix = np.concatenate(([0], np.cumsum(coins)))
+    previous = coins.copy()
+    for width in range(1, n):
+        totals = prefix[width + 1 :] - prefix[: n - width]
+        previous = totals - np.minimum(previous[1:], previous[:-1])
+    return int(previous[0])
+
+
+def engine_times(sizes: list[int], repeat: int) -> list[dict[str, Any]]:
+    """Each engine's ``coinrow.solve`` time at each size, with the path it took."""
+    from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
+    from .solution import solve
+
+    rows = []
+    for n in sizes:
+        coins = random_row(n, seed=n).tolist()  # Python ints, as most users pass them
+        for engine in ENGINES:
+            if engine == "brute" and n > 20:
+                continue
+            kernel = kernel_row(coins, KERNEL_MIN_LENGTH.get(engine)) is not None
+            if kernel:
+                solve(coins, engine=engine)  # warm-up: loads the kernels
+            seconds = best_time(functools.partial(solve, coins, engine), repeat)
+            path = "kernel" if kernel else "python"
+            rows.append({"n": n, "engine": engine, "path": path, "seconds": seconds})
+    return rows
+
+
+def reduction_vs_sum(n: int, repeat: int) -> dict[str, Any]:
+    """``coinrow.solve`` (value and line, the line kept as its byte codes) against
+    ``numpy.sum`` over the same int64 array."""
+    from .solution import solve
+
+    coins = random_row(n)
+    solve(coins[: min(n, 1 << 17)])
+    sum_seconds = best_time(lambda: coins.sum(), repeat)
+    solve_seconds = best_time(lambda: solve(coins).margin, repeat)
+    return {
+        "n": n,
+        "sum_seconds": sum_seconds,
+        "reduction_seconds": solve_seconds,
+        "ratio": solve_seconds / sum_seconds,
+    }
+
+
+def reduction_vs_textbook(n: int, repeat: int) -> dict[str, Any]:
+    """The reduction (compiled, and pure Python) against the textbook pure-Python DP."""
+    from .engines import reduction
+
+    array = random_row(n)
+    coins = array.tolist()
+    reduction.solve_int64(array)
+    textbook_seconds = best_time(lambda: textbook_first_total(coins), 1)
+    kernel_seconds = best_time(lambda: reduction.solve_int64(array), max(repeat, 5))
+    python_seconds = best_time(lambda: reduction.solve(coins), repeat)
+    return {
+        "n": n,
+        "textbook_seconds": textbook_seconds,
+        "reduction_seconds": kernel_seconds,
+        "ratio": textbook_seconds / kernel_seconds,
+        "python_reduction_seconds": python_seconds,
+        "python_ratio": textbook_seconds / python_seconds,
+    }
+
+
+def table_vs_numpy(n: int, repeat: int) -> dict[str, Any]:
+    """The table kernel (values and moves of every subgame kept) against the NumPy sweep
+    that computes the top value only. The kernel is timed on arrays already touched once;
+    allocation (the first touch of fresh pages) is timed alone, and the fill into fresh
+    arrays as ``Table`` does it (pages mapped by a second thread during the fill)."""
+    import numpy as np
+
+    from .engines.kernels import fill_table, table_arrays
+    from .engines.table import cell_count
+
+    coins = random_row(n)
+    cells = cell_count(n)
+    values, codes = np.zeros(cells, np.int64), np.zeros(cells, np.uint8)
+    fill_table(coins[:2], values, codes)
+    numpy_seconds = best_time(lambda: numpy_top_value(coins), repeat)
+    kernel_seconds = best_time(functools.partial(fill_table, coins, values, codes), repeat)
+    del values, codes
+
+    def allocate() -> None:
+        np.zeros(cells, np.int64)[::512] = 1  # one write per 4 KiB page: the first touch
+        np.zeros(cells, np.uint8)[::4096] = 1
+
+    allocation_seconds = best_time(allocate, repeat)
+    fresh_seconds = best_time(functools.partial(table_arrays, coins), repeat)
+    return {
+        "n": n,
+        "subgames": cells,
+        "numpy_sweep_seconds": numpy_seconds,
+        "kernel_seconds": kernel_seconds,
+        "allocation_seconds": allocation_seconds,
+        "fresh_seconds": fresh_seconds,
+        "subgames_per_second": cells / kernel_seconds,
+        "ratio": numpy_seconds / kernel_seconds,
+        "ratio_fresh": numpy_seconds / fresh_seconds,
+    }
+
+
+def large_table(n: int) -> dict[str, Any]:
+    """Build ``coinrow.Table`` for n coins once: time and bytes of the compact storage."""
+    from .engines.table import KERNEL_BYTES_PER_CELL, Table, cell_count
+
+    coins = random_row(n)
+    start = time.perf_counter()
+    table = Table(coins)
+    seconds = time.perf_counter() - start
+    top = table.value(0, n - 1)
+    return {
+        "n": n,
+        "subgames": cell_count(n),
+        "seconds": seconds,
+        "bytes": cell_count(n) * KERNEL_BYTES_PER_CELL,
+        "top_value": top,
+    }
+
+

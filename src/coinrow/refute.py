@@ -1,0 +1,328 @@
+"""Counterexample search: the smallest rows on which a strategy is not optimal.
+
+:func:`refute` searches every row over an alphabet, shortest first, for rows where a strategy
+playing first against an optimal opponent ends below the optimal first total;
+:func:`check_row` checks one row. :class:`Search` runs the same search in steps, so a caller
+can show progress and stop with what was found so far.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .engines import reduction
+from .errors import IllegalMoveError, InvalidOptionError
+from .game import MOVES, Position
+from .numbers import Value, coerce_coins, exact_arithmetic, json_value, parse_coins
+from .strategies import Strategy, get
+from .subgames import Subgames
+
+#: Most rows :func:`refute` searches; longer searches are cut at a shorter maximum length.
+MAX_SEARCH_ROWS = 1_000_000
+
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True)
+class Counterexample:
+    """A row where the strategy, first against an optimal opponent, ends below the optimum."""
+
+    coins: tuple[Value, ...]
+    strategy_total: Value
+    optimal_total: Value
+    strategy_line: str
+    optimal_line: str
+
+    @property
+    def loss(self) -> Value:
+        """How much below the optimal first total the strategy ended (O(1))."""
+        with exact_arithmetic():
+            return self.optimal_total - self.strategy_total
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(n))."""
+        return {
+            "coins": [json_value(coin) for coin in self.coins],
+            "strategy_total": json_value(self.strategy_total),
+            "optimal_total": json_value(self.optimal_total),
+            "loss": json_value(self.loss),
+            "strategy_line": self.strategy_line,
+            "optimal_line": self.optimal_line,
+        }
+
+
+def worst_line(
+    coins: Sequence[object], strategy: Strategy, subgames: Subgames | None = None
+) -> tuple[Value, str]:
+    """The strategy's total and line, playing first, against the optimal opponent that hurts
+    it most: the opponent only makes optimal moves, and where several are optimal every one
+    is tried. O(r) strategy calls and table look-ups for the r reachable positions (at most
+    O(n^2)); no recursion, so long rows work.
+
+    >>> worst_line([3, 2, 2, 3, 1, 2], get("greedy"))
+    (7, 'LLLLRL')
+    """
+    sub = subgames if subgames is not None else Subgames(coins)
+    row, n = sub.coins, len(sub.coins)
+    # best[(lo, hi)]: the strategy's total from the coins lo..hi, and the move made there.
+    best: dict[tuple[int, int], tuple[Value, str]] = {}
+    stack = [(0, n - 1)]
+    with exact_arithmetic():
+        while stack:
+            lo, hi = stack[-1]
+            if (lo, hi) in best:
+                stack.pop()
+                continue
+            if lo > hi:
+                best[lo, hi] = (sub.zero, "")
+                stack.pop()
+                continue
+            strategy_turn = (n - (hi - lo + 1)) % 2 == 0
+            moves = _strategy_move(strategy, row, lo, hi) if strategy_turn else sub.moves(lo, hi)
+            children = [(lo + 1, hi) if move == "L" else (lo, hi - 1) for move in moves]
+            missing = [child for child in children if child not in best]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            if strategy_turn:
+                coin = row[lo] if moves == "L" else row[hi]
+                best[lo, hi] = (coin + best[children[0]][0], moves)
+            else:
+                totals = [best[child][0] for child in children]
+                choice = totals.index(min(totals))
+                best[lo, hi] = (totals[choice], moves[choice])
+    line, lo, hi = [], 0, n - 1
+    while lo <= hi:
+        move = best[lo, hi][1]
+        line.append(move)
+        lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
+    return best[0, n - 1][0], "".join(line)
+
+
+def _strategy_move(strategy: Strategy, row: tuple[Value, ...], lo: int, hi: int) -> str:
+    move = strategy(Position(row, lo, hi))
+    if move not in MOVES:
+        raise IllegalMoveError(f"the strategy returned {move!r}; a strategy returns 'L' or 'R'")
+    return move
+
+
+def strays(coins: Sequence[object], strategy: Strategy, subgames: Subgames | None = None) -> bool:
+    """True when the strategy, first against some optimal opponent, makes a non-optimal move.
+
+    Exactly when :func:`worst_line` ends below the optimal first total: optimal moves keep
+    both players' guarantees, and after a losing move the optimal opponent holds the strategy
+    below its new guarantee. A quick filter: each reachable position is visited once and the
+    search stops at the first stray move (O(r) for the r reachable positions).
+
+    >>> strays((3, 2, 2, 3, 1, 2), get("greedy")), strays((3, 2, 2, 3, 1, 2), get("optimal"))
+    (True, False)
+    """
+    sub = subgames if subgames is not None else Subgames(coins)
+    row, n = sub.coins, len(sub.coins)
+    seen: set[tuple[int, int]] = set()
+    stack = [(0, n - 1)]
+    while stack:
+        lo, hi = stack.pop()
+        if lo > hi or (lo, hi) in seen:
+            continue
+        seen.add((lo, hi))
+        moves = sub.moves(lo, hi)
+        if (n - (hi - lo + 1)) % 2 == 0:  # the strategy's turn
+            move = _strategy_move(strategy, row, lo, hi)
+            if move not in moves:
+                return True
+            moves = move
+        if "L" in moves:
+            stack.append((lo + 1, hi))
+        if "R" in moves:
+            stack.append((lo, hi - 1))
+    return False
+
+
+def check_row(coins: Sequence[object], strategy: Strategy) -> Counterexample | None:
+    """The counterexample this row gives, or None when the strategy gets the optimal first
+    total against every optimal opponent (:func:`strays`, then :func:`worst_line` for the
+    report).
+
+    >>> check_row([2, 1, 2, 3, 3, 3], get("thibault")).strategy_total
+    7
+    >>> check_row([2, 1, 2, 3, 3, 3], get("optimal")) is None
+    True
+    """
+    row = tuple(coerce_coins(coins))
+    if not row:
+        return None
+    sub = Subgames(row)
+    if not strays(row, strategy, sub):
+        return None
+    total, line = worst_line(row, strategy, sub)
+    optimal_total = sub.value(0, len(row) - 1)
+    if total >= optimal_total:
+        return None
+    with exact_arithmetic():
+        optimal_line = sub.table.line() if sub.table else reduction.optimal_line(row)
+    return Counterexample(row, total, optimal_total, line, optimal_line)
+
+
+@dataclass
+class RefuteResult:
+    """What a search found: the rows searched so far and the counterexamples among them."""
+
+    strategy: str
+    alphabet: tuple[Value, ...]
+    max_length: int
+    requested_length: int
+    searched: int = 0
+    counterexamples: list[Counterexample] = field(default_factory=list)
+    complete: bool = False
+
+    @property
+    def capped(self) -> bool:
+        """True when the search was cut to a shorter maximum length (O(1))."""
+        return self.max_length < self.requested_length
+
+    @property
+    def interrupted(self) -> bool:
+        """True when the search stopped before its end (O(1))."""
+        return not self.complete
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``strategy``, ``searched``, ``counterexamples`` and the bounds."""
+        return {
+            "strategy": self.strategy,
+            "searched": self.searched,
+            "counterexamples": [example.to_dict() for example in self.counterexamples],
+            "alphabet": [json_value(value) for value in self.alphabet],
+            "max_length": self.max_length,
+            "requested_length": self.requested_length,
+            "capped": self.capped,
+            "interrupted": self.interrupted,
+        }
+
+
+def parse_alphabet(text: str) -> tuple[Value, ...]:
+    """Distinct coin values of an alphabet such as ``"1,2,3"``, sorted (O(k log k)).
+
+    >>> parse_alphabet("3, 1,2,1")
+    (1, 2, 3)
+    """
+    values = tuple(sorted(set(parse_coins(text))))
+    if not values:
+        raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
+    return values
+
+
+def rows_up_to(size: int, length: int) -> int:
+    """Number of rows of length 1..length over an alphabet of ``size`` values (O(length)).
+
+    >>> rows_up_to(4, 6)
+    5460
+    """
+    return sum(size**k for k in range(1, length + 1))
+
+
+def search_length(size: int, length: int, cap: int = MAX_SEARCH_ROWS) -> int:
+    """The longest length <= ``length`` whose search stays within ``cap`` rows (O(length)).
+
+    >>> search_length(3, 12), search_length(3, 13), search_length(10, 8)
+    (12, 12, 5)
+    """
+    best = 0
+    for k in range(1, length + 1):
+        if rows_up_to(size, k) > cap:
+            break
+        best = k
+    return best
+
+
+class Search:
+    """A counterexample search run in steps: :meth:`run` yields the number of rows checked
+    since its last yield (every 1000 rows), and :attr:`result` always holds what was found
+    so far.
+
+    Rows are searched by length, then lexicographically by value, for the first ``limit``
+    counterexamples (``limit=0``: all of them) to ``strategy`` playing first. The search stops
+    at the longest length within ``cap`` rows (see :attr:`RefuteResult.capped`).
+
+    >>> search = Search("greedy", [1, 2, 3, 5], 6)
+    >>> sum(search.run()), search.result.counterexamples[0].coins
+    (94, (1, 1, 3, 2))
+    """
+
+    def __init__(
+        self,
+        strategy: str,
+        alphabet: Sequence[object],
+        max_length: int,
+        limit: int = 1,
+        cap: int = MAX_SEARCH_ROWS,
+    ) -> None:
+        if max_length < 1:
+            raise InvalidOptionError(f"the longest row searched must be >= 1, got {max_length}")
+        if limit < 0:
+            raise InvalidOptionError(f"the number of counterexamples must be >= 0, got {limit}")
+        values = tuple(sorted(set(coerce_coins(alphabet))))
+        if not values:
+            raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
+        self.strategy = get(strategy, seed=0)
+        self.limit = limit
+        length = search_length(len(values), max_length, cap)
+        if length == 0:
+            raise InvalidOptionError(
+                f"even rows of length 1 over {len(values)} values exceed the cap of {cap} rows"
+            )
+        self.result = RefuteResult(strategy, values, length, max_length)
+
+    @property
+    def total_rows(self) -> int:
+        """Rows the whole search covers (O(length))."""
+        return rows_up_to(len(self.result.alphabet), self.result.max_length)
+
+    def run(self, batch: int = 1000) -> Iterator[int]:
+        """Search, yielding the rows checked every ``batch`` rows and at the end (O(n^2) per
+        row of n coins for its table plus :func:`worst_line`)."""
+        result, pending = self.result, 0
+        for size in range(1, result.max_length + 1):
+            for row in itertools.product(result.alphabet, repeat=size):
+                result.searched += 1
+                pending += 1
+                example = check_row(row, self.strategy)
+                if example is not None:
+                    result.counterexamples.append(example)
+                    if len(result.counterexamples) == self.limit:
+                        result.complete = True
+                        yield pending
+                        return
+                if pending == batch:
+                    yield pending
+                    pending = 0
+        result.complete = True
+        if pending:
+            yield pending
+
+
+def refute(
+    strategy: str,
+    alphabet: Sequence[object],
+    max_length: int,
+    limit: int = 1,
+    progress: Progress | None = None,
+    cap: int = MAX_SEARCH_ROWS,
+) -> RefuteResult:
+    """Run a whole :class:`Search` and return its result; ``progress`` is called with the
+    number of rows checked since its last call. Complexity: the rows searched, each O(n^2)
+    for its table plus :func:`worst_line`.
+
+    >>> result = refute("greedy", [1, 2, 3, 5], 6)
+    >>> [result.counterexamples[0].coins, result.searched]
+    [(1, 1, 3, 2), 94]
+    """
+    search = Search(strategy, alphabet, max_length, limit, cap)
+    for checked in search.run():
+        if progress is not None:
+            progress(checked)
+    return search.result

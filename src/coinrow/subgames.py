@@ -1,0 +1,100 @@
+"""The position solver: values and optimal moves of any subgame ``lo..hi`` of one row.
+
+:class:`Subgames` is what strategies and the analysis ask "what is this position worth, and
+which moves are optimal?". It picks the cheapest exact method for the row's length: a full
+:class:`~coinrow.Table` (O(n^2) once, then O(1) per query) for short rows and for int rows
+the compiled kernel fills, two peak reductions per query (O(n), O(n) memory) for longer
+rows. The caller owns the object (and its memory): nothing is cached behind its back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import accumulate
+
+from .engines import reduction
+from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
+from .engines.table import Table
+from .numbers import Value, coerce_coins, exact_arithmetic, halve, zero_like
+
+#: Rows up to this many coins are answered from a full :class:`~coinrow.Table` (O(n^2) once:
+#: about 0.1 s and 5 MB at the limit; then O(1) per query); longer rows by reductions (O(n)
+#: per query, O(n) memory).
+TABLE_LIMIT = 512
+
+#: Int rows the compiled table kernel can fill use a table up to this many coins (9 bytes a
+#: subgame: about 290 MB and 0.05 s at the limit).
+KERNEL_TABLE_LIMIT = 8000
+
+
+class Subgames:
+    """Values and optimal moves of every subgame ``lo..hi`` of one row.
+
+    Rows of up to :data:`TABLE_LIMIT` coins, and int rows of up to :data:`KERNEL_TABLE_LIMIT`
+    that the compiled kernel fills, build a :class:`~coinrow.Table` (O(n^2) once, then O(1)
+    per query); longer rows answer each query with peak reductions (O(n) per query, O(n)
+    memory), so rows of any length work. ``table_limit`` overrides the choice (0: never a
+    table).
+
+    >>> s = Subgames([3, 2, 2, 3, 1, 2])
+    >>> s.value(0, 5), s.moves(0, 5), s.value(0, 4), s.value(3, 2)
+    (8, 'L', 6, 0)
+    """
+
+    def __init__(self, coins: Sequence[object], table_limit: int | None = None) -> None:
+        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
+        self.zero: Value = zero_like(list(self.coins))
+        with exact_arithmetic():
+            self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
+        self.table: Table | None = Table(self.coins) if self._wants_table(table_limit) else None
+
+    def _wants_table(self, table_limit: int | None) -> bool:
+        """A table for short rows, and for int rows the compiled kernel fills quickly."""
+        n = len(self.coins)
+        if table_limit is not None or n <= TABLE_LIMIT:
+            return n <= (TABLE_LIMIT if table_limit is None else table_limit)
+        compiled = kernel_row(self.coins, KERNEL_MIN_LENGTH["table"]) is not None
+        return compiled and n <= KERNEL_TABLE_LIMIT
+
+    def __len__(self) -> int:
+        return len(self.coins)
+
+    def __repr__(self) -> str:
+        how = "table" if self.table is not None else "reductions"
+        return f"<Subgames of {len(self.coins)} coins by {how}>"
+
+    def total(self, lo: int, hi: int) -> Value:
+        """Sum of coins ``lo..hi``; zero when ``lo > hi`` (O(1))."""
+        if lo > hi:
+            return self.zero
+        with exact_arithmetic():
+            return self._prefix[hi + 1] - self._prefix[lo]
+
+    def value(self, lo: int, hi: int) -> Value:
+        """Most the player to move in ``lo..hi`` can guarantee; zero when ``lo > hi``.
+
+        O(1) from the table, O(n) by reduction: ``(S + D) / 2`` with ``D`` the margin.
+        """
+        if lo > hi:
+            return self.zero
+        if self.table is not None:
+            return self.table.value(lo, hi)
+        with exact_arithmetic():
+            return halve(self.total(lo, hi) + reduction.margin(self.coins[lo : hi + 1]))
+
+    def moves(self, lo: int, hi: int) -> str:
+        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"`` (O(1) table, O(n) else)."""
+        if self.table is not None:
+            return self.table.moves(lo, hi)
+        with exact_arithmetic():
+            return reduction.best_moves(self.coins, lo, hi)
+
+    def value_after(self, lo: int, hi: int, move: str) -> Value:
+        """What the mover in ``lo..hi`` can still guarantee from the coins ``lo..hi`` after
+        playing ``move``: the coin plus what the opponent leaves (O(1) table, O(n) else)."""
+        if move == "L":
+            coin, rest = self.coins[lo], (lo + 1, hi)
+        else:
+            coin, rest = self.coins[hi], (lo, hi - 1)
+        with exact_arithmetic():
+            return coin + self.total(*rest) - self.value(*rest)
