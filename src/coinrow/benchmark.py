@@ -187,5 +187,3 @@ def large_table(n: int) -> dict[str, Any]:
         "bytes": cell_count(n) * KERNEL_BYTES_PER_CELL,
         "top_value": top,
     }
-
-
