@@ -39,7 +39,7 @@ def main() -> None:
     parser.add_argument("--highlight", help="a line of moves, or 'best' for the optimal line")
     args = parser.parse_args()
     table = Table(parse_coins(" ".join(args.coins)))
-    highlight = table.line() if args.highlight == "best" else args.highlight
+    highlight = table.line if args.highlight == "best" else args.highlight
     svg = triangle(table, view=args.view, highlight=highlight)
     args.png.with_suffix(".svg").write_text(svg)
     render_png(svg, args.png)

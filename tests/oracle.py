@@ -16,7 +16,7 @@ def assert_line_optimal(coins: Sequence[Value], line: str, table: Table | None =
     assert len(line) == len(coins)
     lo, hi = 0, len(coins) - 1
     for step, move in enumerate(line):
-        assert move in table.moves(lo, hi), (list(coins), line, step)
+        assert move in table.moves_of(lo, hi), (list(coins), line, step)
         lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
 
 

@@ -40,13 +40,13 @@ def check_against_table(coins: tuple[int, ...], line: str) -> None:
     lo, hi, taken = 0, len(coins) - 1, [0, 0]
     for step, move in enumerate(line):
         entry, mover = game.moves[step], step % 2
-        assert entry.guaranteed_before == taken[mover] + table.value(lo, hi)
-        assert entry.best_moves == table.moves(lo, hi)
-        assert (entry.loss == 0) == (move in table.moves(lo, hi))
+        assert entry.guaranteed_before == taken[mover] + table.value_of(lo, hi)
+        assert entry.best_moves == table.moves_of(lo, hi)
+        assert (entry.loss == 0) == (move in table.moves_of(lo, hi))
         assert entry.loss >= 0 and (entry.label == "best") == (entry.loss == 0)
         taken[mover] += coins[lo] if move == "L" else coins[hi]
         lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
-        rest = table.total(lo, hi) - table.value(lo, hi) if lo <= hi else 0
+        rest = table.total_of(lo, hi) - table.value_of(lo, hi) if lo <= hi else 0
         assert entry.guaranteed_after == taken[mover] + rest
         assert (entry.first_total, entry.second_total) == tuple(taken)
 
@@ -93,8 +93,8 @@ def test_long_row_beyond_the_table_limit() -> None:
     lo, hi, taken = 0, 599, [0, 0]
     for step, move in enumerate(line[:60]):
         entry = game.moves[step]
-        assert entry.best_moves == table.moves(lo, hi)
-        assert entry.guaranteed_before == taken[step % 2] + table.value(lo, hi)
+        assert entry.best_moves == table.moves_of(lo, hi)
+        assert entry.guaranteed_before == taken[step % 2] + table.value_of(lo, hi)
         taken[step % 2] += entry.coin
         lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
     assert game.first.final_total + game.second.final_total == sum(coins)
@@ -124,8 +124,8 @@ def test_json_form() -> None:
     data = analyze([3, 2, 2, 3, 1, 2], "RL").to_dict()
     assert data["line"] == "RL" and not data["finished"]
     first = data["moves"][0]
-    assert first["best_moves"] == ["L"] and first["loss"] == 1 and first["label"] == "mistake"
-    assert analyze([1, 2, 4, 3], "L").moves[0].to_dict()["best_moves"] == ["L", "R"]
+    assert first["best_moves"] == "L" and first["loss"] == 1 and first["label"] == "mistake"
+    assert analyze([1, 2, 4, 3], "L").moves[0].to_dict()["best_moves"] == "LR"
     assert data["summary"]["first"]["total_loss"] == 1
 
 

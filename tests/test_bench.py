@@ -48,8 +48,8 @@ def test_baselines_compute_the_right_values() -> None:
     from coinrow import Table
 
     coins = [3, 2, 2, 3, 1, 2, 9, -4]
-    assert textbook_first_total(coins) == Table(coins).value(0, 7)
-    assert numpy_top_value(np.array(coins)) == Table(coins).value(0, 7)
+    assert textbook_first_total(coins) == Table(coins).value_of(0, 7)
+    assert numpy_top_value(np.array(coins)) == Table(coins).value_of(0, 7)
 
 
 @pytest.mark.parametrize(

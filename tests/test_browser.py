@@ -49,7 +49,7 @@ def test_four_coin_page(page: Any, tmp_path: Path) -> None:
         cell = cells.nth(index)
         assert cell.is_visible()
         i, j = int(cell.get_attribute("data-i")), int(cell.get_attribute("data-j"))
-        assert cell.get_attribute("data-value") == format_value(table.value(i, j))
+        assert cell.get_attribute("data-value") == format_value(table.value_of(i, j))
     top = page.locator('g.cell[data-i="0"][data-j="3"]')
     assert top.locator("text").text_content() == "5"
     assert top.locator("g.arrow").count() == 2

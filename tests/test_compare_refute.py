@@ -62,7 +62,7 @@ def test_tournament_margin_and_regret_by_hand() -> None:
     coins = ValueSpec.parse("1-9").row(6, random.Random(5))  # the tournament's first row
     greedy_first = play(coins, get("greedy"), get("optimal"))
     greedy_second = play(coins, get("optimal"), get("greedy"))
-    (a, b), (c, d) = greedy_first.totals(), greedy_second.totals()
+    (a, b), (c, d) = greedy_first.totals, greedy_second.totals
     assert pair.margin_sum == (a - b) + (d - c)
     regret = (
         coinrow.analyze(coins, greedy_first.line).first.total_loss
@@ -152,7 +152,7 @@ def brute_worst(coins: Sequence[Value], strategy: Strategy) -> Value:
         if position.turn == "first":
             move = strategy(position)
             return coins[position.coin_index(move)] + search(position.play(move))
-        return min(search(position.play(m)) for m in table.moves(position.lo, position.hi))
+        return min(search(position.play(m)) for m in table.moves_of(position.lo, position.hi))
 
     return search(Position.start(coins))
 
@@ -164,15 +164,15 @@ def test_worst_line_matches_plain_recursion(name: str) -> None:
         for coins in itertools.product((1, 2, 3), repeat=length):
             total, line = worst_line(coins, strategy)
             assert total == brute_worst(coins, strategy), coins
-            optimum = Table(coins).value(0, length - 1)
+            optimum = Table(coins).value_of(0, length - 1)
             assert (check_row(coins, strategy) is None) == (total >= optimum), coins
             game = coinrow.Game(coins, line)
-            assert game.totals()[0] == total
+            assert game.totals[0] == total
             # the opponent's moves on the line are optimal
             table = Table(coins)
             for step, (position, move) in enumerate(game.iter_moves()):
                 if step % 2:
-                    assert move in table.moves(position.lo, position.hi)
+                    assert move in table.moves_of(position.lo, position.hi)
                 else:
                     assert move == strategy(position)
 

@@ -95,8 +95,8 @@ def test_hypothesis_rows_match_brute(coins: list[int]) -> None:
 def test_reduction_on_longer_rows_matches_table(coins: list[int]) -> None:
     table = Table(coins)
     solution = solve(coins)
-    assert solution.margin == table.margin(0, len(coins) - 1)
-    assert solution.first_total == table.value(0, len(coins) - 1)
+    assert solution.margin == table.margin_of(0, len(coins) - 1)
+    assert solution.first_total == table.value_of(0, len(coins) - 1)
     assert_line_optimal(coins, solution.line, table)
     for engine in ("memo", "linear", "table"):
         assert solve(coins, engine=engine).margin == solution.margin
@@ -106,7 +106,7 @@ def test_reduction_on_longer_rows_matches_table(coins: list[int]) -> None:
 def test_best_moves_of_any_subgame_match_table(coins: list[int], data: st.DataObject) -> None:
     lo = data.draw(st.integers(0, len(coins) - 1))
     hi = data.draw(st.integers(lo, len(coins) - 1))
-    assert coinrow.best_moves(coins, lo, hi) == Table(coins).moves(lo, hi)
+    assert coinrow.best_moves(coins, lo, hi) == Table(coins).moves_of(lo, hi)
 
 
 @given(

@@ -44,13 +44,15 @@ def test_play_through_stdin_save_and_analyze(tmp_path: Path) -> None:
 
     analysis = run("analyze", "--json", str(saved))
     assert analysis.returncode == 0, analysis.stderr
-    moves = json.loads(analysis.stdout)
+    (game,) = json.loads(analysis.stdout)["games"]
+    assert game["headers"]["players"] == "you vs optimal" and game["summary"]["first"]["moves"] == 3
+    moves = game["moves"]
     table, lo, hi = Table(record.coins), 0, 5
     taken = [0, 0]
     for step, (move, entry) in enumerate(zip(record.moves, moves, strict=True)):
         assert entry["move"] == move
-        assert entry["best_moves"] == sorted(table.moves(lo, hi))
-        assert entry["guaranteed_before"] == taken[step % 2] + table.value(lo, hi)
+        assert entry["best_moves"] == table.moves_of(lo, hi)
+        assert entry["guaranteed_before"] == taken[step % 2] + table.value_of(lo, hi)
         assert entry["loss"] == 0 and entry["label"] == "best"  # both sides played optimally
         taken[step % 2] += record.coins[lo] if move == "L" else record.coins[hi]
         lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
@@ -68,11 +70,11 @@ def test_play_second_against_greedy_with_a_mistake(
     (record,) = read_records(saved).records
     assert record.players == "greedy vs you" and record.moves == "LRLL"
     assert main(["analyze", str(saved), "--json"]) == 0
-    moves = json.loads(capsys.readouterr().out)
-    assert [m["label"] for m in moves][1] != "best" and moves[1]["best_moves"] == ["L"]
+    moves = json.loads(capsys.readouterr().out)["games"][0]["moves"]
+    assert [m["label"] for m in moves][1] != "best" and moves[1]["best_moves"] == "L"
     table = Table([8, 15, 3, 7])
-    before = table.value(1, 3)
-    after = 7 + table.total(1, 2) - table.value(1, 2)
+    before = table.value_of(1, 3)
+    after = 7 + table.total_of(1, 2) - table.value_of(1, 2)
     assert moves[1]["loss"] == before - after
 
 
@@ -102,8 +104,9 @@ def test_random_row_is_seeded_and_json(
         assert "Your move" in captured.err  # the board goes to stderr with --json
     assert outputs[0] == outputs[1]
     data = outputs[0]
-    assert len(data["record"]["coins"]) == 4 and len(data["moves"]) == 4
-    assert {"move", "best_moves", "loss", "label"} <= set(data["moves"][0])
+    moves = data["analysis"]["moves"]
+    assert len(data["record"]["coins"]) == 4 and len(moves) == 4
+    assert {"move", "best_moves", "loss", "label"} <= set(moves[0])
 
 
 def test_big_row_board_is_elided(
@@ -124,10 +127,12 @@ def test_analyze_text_output_and_several_records(
     assert "Game 1" in out and "Game 2" in out and "mistake" in out
     assert "Ann: 3 moves, accuracy 67%, total loss 1" in out
     assert main(["analyze", "--json", str(path)]) == 0
-    both = json.loads(capsys.readouterr().out)
-    assert [len(game) for game in both] == [6, 2]  # several records: an array of arrays
+    both = json.loads(capsys.readouterr().out)["games"]
+    assert [len(game["moves"]) for game in both] == [6, 2]
+    assert both[0]["headers"] == {"players": "Ann vs Ben"} and both[1]["headers"] == {}
     assert main(["analyze", "--json", "--index", "2", str(path)]) == 0
-    assert [m["move"] for m in json.loads(capsys.readouterr().out)] == ["L", "R"]
+    (one,) = json.loads(capsys.readouterr().out)["games"]  # one shape for one record too
+    assert [m["move"] for m in one["moves"]] == ["L", "R"]
 
 
 @pytest.mark.parametrize(
@@ -177,4 +182,5 @@ def test_skip_bad_analyses_the_good_records() -> None:
     result = run("analyze", "--skip-bad", "--json", "-", stdin="1 2\nLX\n\n3 1\nRL\n")
     assert result.returncode == 0
     assert "warning" in result.stderr and "line 2" in result.stderr
-    assert [m["move"] for m in json.loads(result.stdout)] == ["R", "L"]
+    (game,) = json.loads(result.stdout)["games"]
+    assert [m["move"] for m in game["moves"]] == ["R", "L"]

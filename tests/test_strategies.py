@@ -125,7 +125,7 @@ def test_optimal_policies_play_optimal_lines(length: int) -> None:
 
 def test_tie_policies_differ_only_on_ties() -> None:
     for position in all_positions([1, 2, 4, 3, 3, 1]):
-        moves = Table(position.coins).moves(position.lo, position.hi)
+        moves = Table(position.coins).moves_of(position.lo, position.hi)
         assert optimal(position) == moves[0]
         assert optimal_right(position) == moves[-1]
     start = Position.start([1, 2, 4, 3])  # both first moves optimal
@@ -142,18 +142,18 @@ def test_optimal_on_long_rows_uses_reductions() -> None:
     start = Position.start(coins)
     for lo, hi in [(0, 599), (5, 550), (100, 101), (42, 42), (1, 598)]:
         position = Position(start.coins, lo, hi)
-        assert optimal(position) == table.moves(lo, hi)[0]
-        assert optimal_right(position) == table.moves(lo, hi)[-1]
+        assert optimal(position) == table.moves_of(lo, hi)[0]
+        assert optimal_right(position) == table.moves_of(lo, hi)[-1]
 
 
 def test_optimal_exact_numbers() -> None:
-    assert play(["0.1", "0.3", "0.2"], optimal, optimal).totals() == (
+    assert play(["0.1", "0.3", "0.2"], optimal, optimal).totals == (
         Decimal("0.3"),
         Decimal("0.3"),
     )
     game = play([Fraction(1, 3), Fraction(1, 2), Fraction(1, 7)], optimal, optimal)
     assert (
-        game.totals()[0]
+        game.totals[0]
         == coinrow.solve([Fraction(1, 3), Fraction(1, 2), Fraction(1, 7)]).first_total
     )
 
@@ -182,8 +182,8 @@ def test_lookahead_rejects_bad_depths() -> None:
 
 
 def test_greedy_and_parity_seed_examples() -> None:
-    assert play([8, 15, 3, 7], greedy, optimal).totals()[0] == 15
-    assert play([3, 2, 2, 3, 1, 2], parity, optimal).totals()[0] == 7
+    assert play([8, 15, 3, 7], greedy, optimal).totals[0] == 15
+    assert play([3, 2, 2, 3, 1, 2], parity, optimal).totals[0] == 7
     assert parity(Position.start([1, 5, 2])) == greedy(Position.start([1, 5, 2]))  # odd: fallback
 
 
@@ -215,7 +215,7 @@ def most_collected(coins: tuple[Value, ...], seat: int) -> Value:
     """Brute force: the most a player collects over every line of play."""
     n = len(coins)
     return max(
-        Game(coins, "".join(line)).totals()[seat] for line in itertools.product("LR", repeat=n)
+        Game(coins, "".join(line)).totals[seat] for line in itertools.product("LR", repeat=n)
     )
 
 
@@ -230,7 +230,7 @@ def test_cooperative_hands_the_opponent_the_cooperative_total(length: int) -> No
 
 def test_cooperative_seed_example() -> None:
     # 1 100 1: the first player takes a 1 and the cooperative opponent leaves the 100.
-    assert play([1, 100, 1], optimal, cooperative).totals() == (101, 1)
+    assert play([1, 100, 1], optimal, cooperative).totals == (101, 1)
 
 
 # --- Thibault's rules -----------------------------------------------------------------------
@@ -263,7 +263,7 @@ def test_thibault_rules_one_by_one() -> None:
     ],
 )
 def test_blog_counterexamples(strategy: Strategy, coins: list[int], got: int, best: int) -> None:
-    assert play(coins, strategy, optimal).totals()[0] == got
+    assert play(coins, strategy, optimal).totals[0] == got
     assert coinrow.solve(coins).first_total == best
 
 

@@ -93,9 +93,9 @@ def check_against_table(coins: list[object], view: str = "total") -> None:
     found = svg_cells(root)
     assert set(found) == {(i, j) for i in range(n) for j in range(i, n)}
     for (i, j), cell in found.items():
-        expected = table.value(i, j) if view == "total" else table.margin(i, j)
+        expected = table.value_of(i, j) if view == "total" else table.margin_of(i, j)
         assert cell.attrib["data-value"] == format_value(expected)
-        assert cell.attrib["data-moves"] == table.moves(i, j)
+        assert cell.attrib["data-moves"] == table.moves_of(i, j)
         assert cell.attrib["data-player"] == player(n, i, j)
         title = cell.find(f"{NS}title")
         assert title is not None and f"coins {i + 1}..{j + 1}" in (title.text or "")
@@ -103,7 +103,7 @@ def check_against_table(coins: list[object], view: str = "total") -> None:
         if i == j:
             assert tips == {}
             continue
-        assert set(tips) == set(table.moves(i, j))
+        assert set(tips) == set(table.moves_of(i, j))
         colour = FIRST_COLOR if player(n, i, j) == "first" else SECOND_COLOR
         left, _, right, bottom = box(cell)
         for move, (x, y, fill) in tips.items():
@@ -180,7 +180,7 @@ def test_highlight_line_marks_path_and_moves() -> None:
 
 def test_highlight_full_optimal_line_and_cells() -> None:
     table = Table([3, 2, 2, 3, 1, 2])
-    found = svg_cells(parse(triangle(table, highlight=table.line())))
+    found = svg_cells(parse(triangle(table, highlight=table.line)))
     assert sum(cell.get("data-highlight") == "1" for cell in found.values()) == 6
     found = svg_cells(parse(triangle(table, highlight={(1, 4), (2, 2)})))
     assert {k for k, c in found.items() if c.get("data-highlight")} == {(1, 4), (2, 2)}
@@ -283,16 +283,18 @@ def test_jupyter_reprs_of_long_rows_do_not_raise() -> None:
         assert "at most 40 coins" in html and "<svg" not in html
 
 
-def test_text_reprs_are_compact() -> None:
-    assert repr(solve([1, 2, 4, 3])) == "<Solution of 4 coins: tie at 5 each>"
-    assert repr(Table([1, 2, 4, 3])) == "<Table of 4 coins: 1 2 4 3>"
-    assert repr(Position.start([1, 2, 4, 3]).play("L")) == (
-        "<Position 1..3 of 4 coins: 2 4 3, second to move>"
-    )
-    assert repr(Position.start([1]).play("L")) == "<Position 1..0 of 1 coins: -, game over>"
-    long = list(range(100))
-    assert len(repr(Position.start(long))) < 100
-    assert repr(Game(long, "LR")) == "<Game of 100 coins, 2 moves played>"
+def test_reprs_are_evaluable_or_bracketed_whatever_the_length() -> None:
+    assert repr(solve([1, 2, 4, 3])) == "<Solution of 4 coins by reduction: tie at 5 each>"
+    assert repr(Table([1, 2, 4, 3])) == "<Table of 4 coins: first 5, second 5>"
+    assert repr(Position.start([1, 2, 4, 3]).play("L")) == "Position([1, 2, 4, 3], 1, 3)"
+    assert repr(Position.start([1]).play("L")) == "Position([1], 1, 0)"
+    from decimal import Decimal  # noqa: F401  (the evaluable reprs name it)
+    from fractions import Fraction  # noqa: F401
+
+    for game in (Game(list(range(100)), "LR"), Game(["0.5", "2"], "R"), Game(["1/3", 2], "")):
+        assert repr(eval(repr(game))) == repr(game)  # the same form above 12 coins too
+        again = eval(repr(game.position))
+        assert again == game.position and hash(again) == hash(game.position)
     assert repr(Game([8, 15, 3, 7], "RL")) == "Game([8, 15, 3, 7], 'RL')"
 
 
@@ -304,8 +306,8 @@ def test_cli_writes_svg_matching_table(tmp_path: Path, capsys: pytest.CaptureFix
     table = Table([1, 2, 4, 3])
     assert len(found) == 10
     for (i, j), cell in found.items():
-        assert cell.attrib["data-value"] == format_value(table.value(i, j))
-        assert cell.attrib["data-moves"] == table.moves(i, j)
+        assert cell.attrib["data-value"] == format_value(table.value_of(i, j))
+        assert cell.attrib["data-moves"] == table.moves_of(i, j)
     assert found[(0, 3)].attrib["data-value"] == "5"
     assert set(arrow_tips(found[(0, 3)])) == {"L", "R"}
 
@@ -319,7 +321,7 @@ def test_cli_margin_highlight_size_and_html(tmp_path: Path) -> None:
     table = Table([-3, 5, -1])
     found = svg_cells(root)
     assert {k: c.attrib["data-value"] for k, c in found.items()} == {
-        (i, j): format_value(table.margin(i, j)) for i in range(3) for j in range(i, 3)
+        (i, j): format_value(table.margin_of(i, j)) for i in range(3) for j in range(i, 3)
     }
     assert sum(c.get("data-highlight") == "1" for c in found.values()) == 3
     text = page.read_text()

@@ -75,9 +75,9 @@ def check_rows_against_table(coins: list[object], view: str = "total") -> None:
         moves = ""
         for i in range(n - width + 1):
             j = i + width - 1
-            value = table.value(i, j) if view == "total" else table.margin(i, j)
+            value = table.value_of(i, j) if view == "total" else table.margin_of(i, j)
             expected.append(format_value(value))
-            moves += table.moves(i, j) if width > 1 else ""
+            moves += table.moves_of(i, j) if width > 1 else ""
         assert lines[row].split() == expected
         if width > 1:
             arrows = lines[row + 1]
@@ -155,9 +155,9 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(data["cells"]) == 10
     for cell in data["cells"]:
         i, j = cell["i"], cell["j"]
-        assert cell["value"] == table.value(i, j)
-        assert cell["margin"] == table.margin(i, j)
-        assert cell["moves"] == table.moves(i, j)
+        assert cell["value"] == table.value_of(i, j)
+        assert cell["margin"] == table.margin_of(i, j)
+        assert cell["moves"] == table.moves_of(i, j)
         assert cell["player"] == ("first" if (4 - (j - i + 1)) % 2 == 0 else "second")
 
 

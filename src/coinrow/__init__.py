@@ -13,11 +13,16 @@ from .engines.table import Table
 from .errors import (
     CoinrowError,
     IllegalMoveError,
+    InputFileError,
     InvalidCoinError,
     InvalidOptionError,
     InvalidRowError,
+    MissingExtraError,
+    PictureError,
     RecordError,
     RowTooLongError,
+    StrategyFailedError,
+    StrategyParameterError,
     StrategyUnavailableError,
     SubgameError,
     TableTooLargeError,
@@ -28,9 +33,9 @@ from .game import Game, Move, Position, TranscriptRow
 from .numbers import Value, coerce_coins, parse_coins
 from .record import Record, parse_records, read_records
 from .solution import Solution, best_moves, solve
-from .strategies import cooperative_total, greedy_total, parity_total
+from .strategies import Optimal, cooperative_total, greedy_total, parity_total
 
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place the version is written (pyproject reads it)
 
 __all__ = [
     "ENGINES",
@@ -38,16 +43,22 @@ __all__ = [
     "Game",
     "GameAnalysis",
     "IllegalMoveError",
+    "InputFileError",
     "InvalidCoinError",
     "InvalidOptionError",
     "InvalidRowError",
+    "MissingExtraError",
     "Move",
     "MoveAnalysis",
+    "Optimal",
+    "PictureError",
     "Position",
     "Record",
     "RecordError",
     "RowTooLongError",
     "Solution",
+    "StrategyFailedError",
+    "StrategyParameterError",
     "StrategyUnavailableError",
     "SubgameError",
     "Table",

@@ -8,6 +8,7 @@ from a :class:`~coinrow.subgames.Subgames` of the row.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,7 +16,7 @@ from typing import Any, Literal
 
 from .errors import IllegalMoveError
 from .game import Move, Player, parse_moves
-from .numbers import Value, exact_arithmetic, json_value
+from .numbers import Value, exact_arithmetic, format_value, json_value
 from .subgames import Subgames
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]
@@ -45,13 +46,13 @@ class MoveAnalysis:
     second_total: Value
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (O(1)); ``best_moves`` is a sorted list such as ``["L", "R"]``."""
+        """JSON-ready form (O(1)); ``best_moves`` is ``"L"``, ``"R"`` or ``"LR"``."""
         return {
             "step": self.step,
             "player": self.player,
             "move": self.move,
             "coin": json_value(self.coin),
-            "best_moves": sorted(self.best_moves),
+            "best_moves": self.best_moves,
             "guaranteed_before": json_value(self.guaranteed_before),
             "guaranteed_after": json_value(self.guaranteed_after),
             "loss": json_value(self.loss),
@@ -108,6 +109,42 @@ class GameAnalysis:
         """True when every coin was taken (O(1))."""
         return len(self.line) == len(self.coins)
 
+    def __repr__(self) -> str:
+        return (
+            f"<GameAnalysis of {len(self.moves)} moves on {len(self.coins)} coins: "
+            f"first accuracy {self.first.accuracy:.0f}%, second {self.second.accuracy:.0f}%>"
+        )
+
+    def _repr_html_(self) -> str:
+        """Jupyter: the move table (step, player, move, coin, best, before, after, loss,
+        label) and each player's summary (O(n))."""
+        head = "".join(f"<th>{name}</th>" for name in HTML_COLUMNS)
+        rows = "".join(
+            "<tr>"
+            + "".join(
+                f"<td>{html.escape(text)}</td>"
+                for text in (
+                    str(move.step),
+                    move.player,
+                    move.move,
+                    format_value(move.coin),
+                    move.best_moves,
+                    format_value(move.guaranteed_before),
+                    format_value(move.guaranteed_after),
+                    format_value(move.loss),
+                    move.label,
+                )
+            )
+            + "</tr>"
+            for move in self.moves
+        )
+        summaries = "".join(
+            f"<li>{summary.player}: {summary.moves} moves, accuracy {summary.accuracy:.0f}%, "
+            f"total loss {html.escape(format_value(summary.total_loss))}</li>"
+            for summary in (self.first, self.second)
+        )
+        return f'<table class="coinrow-analysis"><tr>{head}</tr>{rows}</table><ul>{summaries}</ul>'
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form of the whole analysis (O(n))."""
         return {
@@ -117,6 +154,10 @@ class GameAnalysis:
             "moves": [move.to_dict() for move in self.moves],
             "summary": {"first": self.first.to_dict(), "second": self.second.to_dict()},
         }
+
+
+#: Column headers of :meth:`GameAnalysis._repr_html_`.
+HTML_COLUMNS = ("#", "Player", "Move", "Coin", "Best", "Before", "After", "Loss", "Label")
 
 
 def typical_coin(coins: Sequence[Value]) -> Fraction:
@@ -185,16 +226,16 @@ def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = Non
     if len(line) > len(row):
         raise IllegalMoveError(f"{len(line)} moves for a row of {len(row)} coins")
     typical = typical_coin(row)
-    grand_total = sub.total(0, len(row) - 1)
+    grand_total = sub.total_of(0, len(row) - 1)
     taken = [sub.zero, sub.zero]
     results: list[MoveAnalysis] = []
     lo, hi = 0, len(row) - 1
     with exact_arithmetic():
         for step, move in enumerate(line):
             mover = step % 2
-            before = taken[mover] + sub.value(lo, hi)
+            before = taken[mover] + sub.value_of(lo, hi)
             after = taken[mover] + sub.value_after(lo, hi, move)
-            best = sub.moves(lo, hi)
+            best = sub.moves_of(lo, hi)
             coin = row[lo] if move == "L" else row[hi]
             taken[mover] += coin
             lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
@@ -216,7 +257,7 @@ def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = Non
                     taken[1],
                 )
             )
-        start_first = sub.value(0, len(row) - 1)
+        start_first = sub.value_of(0, len(row) - 1)
         start_second = grand_total - start_first
     return GameAnalysis(
         row,

@@ -179,7 +179,7 @@ def large_table(n: int) -> dict[str, Any]:
     start = time.perf_counter()
     table = Table(coins)
     seconds = time.perf_counter() - start
-    top = table.value(0, n - 1)
+    top = table.value_of(0, n - 1)
     return {
         "n": n,
         "subgames": cell_count(n),

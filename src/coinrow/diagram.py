@@ -101,15 +101,15 @@ def cell_value(table: Table, i: int, j: int, view: View = "total") -> Value:
     [5, 3, 2]
     """
     if view == "total":
-        return table.value(i, j)
+        return table.value_of(i, j)
     if view == "margin":
-        return table.margin(i, j)
+        return table.margin_of(i, j)
     check_view(view)
-    value = table.value(i, j)
+    value = table.value_of(i, j)
     if mover(table, i, j) == "first":
         return value
     with exact_arithmetic():
-        return table.total(i, j) - value
+        return table.total_of(i, j) - value
 
 
 def cells(table: Table, view: View = "total") -> list[Cell]:
@@ -122,7 +122,7 @@ def cells(table: Table, view: View = "total") -> list[Cell]:
     n = len(table)
     return [
         Cell(i, i + width - 1, cell_value(table, i, i + width - 1, view),
-             table.moves(i, i + width - 1), mover(table, i, i + width - 1))
+             table.moves_of(i, i + width - 1), mover(table, i, i + width - 1))
         for width in range(n, 0, -1)
         for i in range(n - width + 1)
     ]  # fmt: skip
@@ -182,7 +182,8 @@ def describe(table: Table, cell: Cell, view: View) -> str:
         )
     text = (
         f"coins {i + 1}..{j + 1} ({row}): {cell.player} player to move gets "
-        f"{format_value(table.value(i, j))} at best (margin {format_value(table.margin(i, j))})"
+        f"{format_value(table.value_of(i, j))} at best "
+        f"(margin {format_value(table.margin_of(i, j))})"
     )
     if view == "first":
         text += f"; the first player gets {format_value(cell.value)} of them"
@@ -198,10 +199,10 @@ def summary(table: Table) -> str:
     n = len(table)
     if n == 0:
         return "no coins"
-    first = table.value(0, n - 1)
+    first = table.value_of(0, n - 1)
     with exact_arithmetic():
-        second = table.total(0, n - 1) - first
-    margin = table.margin(0, n - 1)
+        second = table.total_of(0, n - 1) - first
+    margin = table.margin_of(0, n - 1)
     verdict = (
         f"first player wins by {format_value(margin)}"
         if margin > 0
@@ -240,20 +241,20 @@ def table_data(table: Table) -> dict[str, Any]:
     (5, {'i': 0, 'j': 3, 'value': 5, 'margin': 0, 'moves': 'LR', 'player': 'first'})
     """
     n, zero = len(table), zero_like(list(table.coins))
-    first = table.value(0, n - 1) if n else zero
+    first = table.value_of(0, n - 1) if n else zero
     with exact_arithmetic():
-        second = table.total(0, n - 1) - first if n else zero
+        second = table.total_of(0, n - 1) - first if n else zero
     return {
         "coins": [json_value(coin) for coin in table.coins],
         "first_total": json_value(first),
         "second_total": json_value(second),
-        "margin": json_value(table.margin(0, n - 1) if n else zero),
+        "margin": json_value(table.margin_of(0, n - 1) if n else zero),
         "cells": [
             {
                 "i": cell.i,
                 "j": cell.j,
                 "value": json_value(cell.value),
-                "margin": json_value(table.margin(cell.i, cell.j)),
+                "margin": json_value(table.margin_of(cell.i, cell.j)),
                 "moves": cell.moves,
                 "player": cell.player,
             }

@@ -11,8 +11,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from .errors import IllegalMoveError
-from .numbers import Value, coerce_coins, exact_arithmetic, zero_like
+from .errors import IllegalMoveError, SubgameError
+from .numbers import Value, coerce_coins, exact_arithmetic, format_value, row_repr, zero_like
 
 Move = Literal["L", "R"]
 Player = Literal["first", "second"]
@@ -29,6 +29,8 @@ def parse_moves(text: str) -> str:
     ...
     coinrow.errors.IllegalMoveError: move 2 is 'X'; moves are L (take the left coin) or R
     """
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"moves must be text such as 'LRL', not {type(text).__name__}")
     line = "".join(text.split()).replace(",", "").upper()
     for index, move in enumerate(line):
         if move not in MOVES:
@@ -70,22 +72,48 @@ def split_by_player(indices: list[int]) -> tuple[list[int], list[int]]:
 
 @dataclass(frozen=True)
 class Position:
-    """The coins ``lo..hi`` still on the table of a row (``lo > hi`` when the game is over).
+    """The coins ``lo..hi`` still on the table of a row (``lo = hi + 1`` when the game is
+    over). The row is validated (O(n)) and the bounds must lie in it: ``0 <= lo <= hi + 1 <=
+    n``. Positions are immutable and hashable.
 
     >>> p = Position.start([3, 2, 2, 3, 1, 2]).play("L").play("R")
     >>> p.remaining, p.turn, p.taken
     ((2, 2, 3, 1), 'first', 2)
+    >>> p
+    Position([3, 2, 2, 3, 1, 2], 1, 4)
     """
 
     coins: tuple[Value, ...]
     lo: int
     hi: int
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "coins", tuple(coerce_coins(self.coins)))
+        n = len(self.coins)
+        for name in ("lo", "hi"):
+            bound = getattr(self, name)
+            if isinstance(bound, bool) or not isinstance(bound, int):
+                raise SubgameError(f"{name} must be an int, not {bound!r}")
+        if not 0 <= self.lo <= self.hi + 1 <= n:
+            raise SubgameError(
+                f"position {self.lo}..{self.hi} is not in a row of {n} coins "
+                f"(need 0 <= lo <= hi + 1 <= {n})"
+            )
+
+    @classmethod
+    def _unchecked(cls, coins: tuple[Value, ...], lo: int, hi: int) -> Position:
+        """A position of an already validated row and bounds (O(1))."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "coins", coins)
+        object.__setattr__(position, "lo", lo)
+        object.__setattr__(position, "hi", hi)
+        return position
+
     @classmethod
     def start(cls, coins: Sequence[object]) -> Position:
         """The starting position of a row (O(n) to validate the coins)."""
         row = tuple(coerce_coins(coins))
-        return cls(row, 0, len(row) - 1)
+        return cls._unchecked(row, 0, len(row) - 1)
 
     @property
     def taken(self) -> int:
@@ -123,18 +151,14 @@ class Position:
         """
         self.coin_index(move)
         if move == "L":
-            return Position(self.coins, self.lo + 1, self.hi)
-        return Position(self.coins, self.lo, self.hi - 1)
+            return Position._unchecked(self.coins, self.lo + 1, self.hi)
+        return Position._unchecked(self.coins, self.lo, self.hi - 1)
 
     def __str__(self) -> str:
-        return " ".join(map(str, self.remaining))
+        return " ".join(map(format_value, self.remaining))
 
     def __repr__(self) -> str:
-        left = self.coins[self.lo : min(self.hi + 1, self.lo + 12)]
-        shown = " ".join(map(str, left)) + (" ..." if self.hi + 1 - self.lo > 12 else "")
-        state = "game over" if self.is_over else f"{self.turn} to move"
-        where = f"{self.lo}..{self.hi} of {len(self.coins)} coins"
-        return f"<Position {where}: {shown or '-'}, {state}>"
+        return f"Position({row_repr(self.coins)}, {self.lo}, {self.hi})"
 
     def _repr_svg_(self) -> str | None:
         """Jupyter: the row's triangle with this subgame's cell highlighted (None over 40)."""
@@ -167,21 +191,26 @@ class TranscriptRow:
 
 
 class Game:
-    """A row of coins and the moves played so far, with undo.
+    """A row of coins and the moves played so far, with undo. Moves are exactly ``"L"`` or
+    ``"R"`` (:func:`parse_moves` reads forgiving text such as ``"l r"``).
 
     >>> game = Game([8, 15, 3, 7], "RL")
-    >>> game.totals(), game.position.turn
+    >>> game.totals, game.position.turn
     ((7, 8), 'first')
-    >>> game.pop(); game.totals()
+    >>> game.pop(); game.totals
     'L'
     (7, 0)
+    >>> game
+    Game([8, 15, 3, 7], 'R')
     """
 
     def __init__(self, coins: Sequence[object], moves: str = "") -> None:
         self.start = Position.start(coins)
         self._positions = [self.start]
         self.moves: list[Move] = []
-        for move in parse_moves(moves):
+        if not isinstance(moves, str):
+            raise IllegalMoveError(f"moves must be text such as 'LRL', not {type(moves).__name__}")
+        for move in moves:
             self.push(move)
 
     @property
@@ -210,18 +239,20 @@ class Game:
         """The moves played, as text (O(n))."""
         return "".join(self.moves)
 
+    @property
     def coins_taken(self) -> tuple[list[int], list[int]]:
         """Indices of the coins each player has taken, in order (O(n)).
 
-        >>> Game([3, 2, 2, 3, 1, 2], "LLLRRL").coins_taken()
+        >>> Game([3, 2, 2, 3, 1, 2], "LLLRRL").coins_taken
         ([0, 2, 4], [1, 5, 3])
         """
         return split_by_player(taken_indices(len(self.coins), self.line))
 
+    @property
     def totals(self) -> tuple[Value, Value]:
         """Totals of the first and second player so far (O(n))."""
-        zero = zero_like(list(self.coins))
-        first, second = self.coins_taken()
+        zero = zero_like(list(self.coins[:1]))
+        first, second = self.coins_taken
         with exact_arithmetic():
             return (
                 sum((self.coins[i] for i in first), zero),
@@ -253,9 +284,7 @@ class Game:
         return zip(self._positions, self.moves, strict=False)  # one more position than moves
 
     def __repr__(self) -> str:
-        if len(self.coins) > 12:  # compact for long rows
-            return f"<Game of {len(self.coins)} coins, {len(self.moves)} moves played>"
-        return f"Game({list(self.coins)!r}, {self.line!r})"
+        return f"Game({row_repr(self.coins)}, {self.line!r})"
 
     def _repr_svg_(self) -> str | None:
         """Jupyter: the triangle with the moves played highlighted, ending at the current

@@ -16,7 +16,7 @@ import decimal
 import functools
 import random
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Set
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeAlias, TypeVar
@@ -29,9 +29,65 @@ which cannot type arithmetic across that union; :func:`coerce_coins` enforces it
 
 T = TypeVar("T")
 
-_INT_TOKEN = re.compile(r"[+-]?\d+")
-_FRACTION_TOKEN = re.compile(r"[+-]?\d+/\d+")
-_SEPARATORS = re.compile(r"[\s,;]+")
+# The one token grammar (docs/numbers.md): ASCII digits only, no digit separators.
+_INT_TOKEN = re.compile(r"[+-]?[0-9]+")
+_FRACTION_TOKEN = re.compile(r"[+-]?[0-9]+/[0-9]+")
+_DECIMAL_TOKEN = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_INFINITY_TOKEN = re.compile(r"[+-]?inf(?:inity)?", re.IGNORECASE)
+_NAN_TOKEN = re.compile(r"[+-]?s?nan[0-9]*", re.IGNORECASE)
+#: Separators between tokens: ASCII whitespace, commas and semicolons.
+SEPARATORS = re.compile(r"[ \t\n\r\f\v,;]+")
+
+#: Longest number accepted, in decimal digits: ints, and Decimal coefficients and exponents.
+#: Printing a 100,000-digit int takes about 0.1 s; beyond that conversions turn slow.
+MAX_DIGITS = 100_000
+
+# Ints below 2**_SHORT_BITS have at most 4,300 digits (the interpreter's default limit on
+# int <-> str conversions); ints of at least 2**_LONG_BITS have more than MAX_DIGITS digits.
+_SHORT_BITS = 14_284
+_LONG_BITS = 332_193
+#: Ints of more digits than this are exact strings in JSON: JSON readers, Python's included,
+#: refuse longer numbers.
+JSON_INT_DIGITS = 4_300
+
+
+def digit_count(number: int) -> int:
+    """Decimal digits of an int, without its sign (O(1) for ints below 10**4300, O(d^2)
+    beyond, like any conversion).
+
+    >>> digit_count(0), digit_count(-999), digit_count(10**5000)
+    (1, 3, 5001)
+    """
+    return len(int_text(abs(number)))
+
+
+def int_text(number: int) -> str:
+    """The decimal text of an int of any size up to :data:`MAX_DIGITS` digits, without the
+    interpreter's 4,300-digit limit and without changing it (O(d^2) for d digits).
+
+    >>> int_text(-42), len(int_text(10**5000))
+    ('-42', 5001)
+    """
+    if number.bit_length() < _SHORT_BITS:
+        return str(number)
+    return str(decimal.Decimal(number))  # Decimal conversions are not limited
+
+
+def _parse_int(text: str, position: int, token: object) -> int:
+    digits = len(text.lstrip("+-"))
+    if digits > MAX_DIGITS:
+        raise InvalidCoinError(position, _short(token), f"more than {MAX_DIGITS:,} digits")
+    if digits <= 4000:
+        return int(text)
+    return int(decimal.Decimal(text))  # exact, and not limited like int(text)
+
+
+def _short(token: object) -> object:
+    """A token cut for an error message."""
+    if isinstance(token, str) and len(token) > 40:
+        return f"{token[:20]}...{token[-10:]}"
+    return token
+
 
 #: Arithmetic context used for Decimal rows: unbounded precision, and every inexact
 #: operation raises instead of rounding, so a result can never silently lose digits.
@@ -72,19 +128,23 @@ def parse_token(token: str, position: int = 0) -> Value:
     ...
     coinrow.errors.InvalidCoinError: coin 5 ('abc'): not a number
     """
-    text = token.strip()
+    text = token.strip(" \t\n\r\f\v")
     if _INT_TOKEN.fullmatch(text):
-        return int(text)
+        return _parse_int(text, position, token)
     if _FRACTION_TOKEN.fullmatch(text):
         numerator, denominator = text.split("/")
-        if int(denominator) == 0:
+        bottom = _parse_int(denominator, position, token)
+        if bottom == 0:
             raise InvalidCoinError(position, token, "zero denominator")
-        return Fraction(int(numerator), int(denominator))
-    try:
-        value = decimal.Decimal(text)
-    except decimal.InvalidOperation:
-        raise InvalidCoinError(position, token, "not a number") from None
-    return _check_decimal(value, position, token)
+        return Fraction(_parse_int(numerator, position, token), bottom)
+    if _DECIMAL_TOKEN.fullmatch(text):
+        return _check_decimal(decimal.Decimal(text), position, _short(token))
+    if _INFINITY_TOKEN.fullmatch(text):
+        raise InvalidCoinError(position, token, "infinity is not a coin value")
+    if _NAN_TOKEN.fullmatch(text):
+        raise InvalidCoinError(position, token, "NaN is not a coin value")
+    reason = "not a number" if text.isascii() else "not a number (digits must be ASCII 0-9)"
+    raise InvalidCoinError(position, _short(token), reason)
 
 
 #: Largest Decimal exponent accepted: exact sums of 1E+N and 1 need about N digits.
@@ -96,12 +156,15 @@ def _check_decimal(value: decimal.Decimal, position: int, token: object) -> deci
         raise InvalidCoinError(position, token, "NaN is not a coin value")
     if value.is_infinite():
         raise InvalidCoinError(position, token, "infinity is not a coin value")
-    if abs(value.as_tuple().exponent) > MAX_DECIMAL_EXPONENT:  # type: ignore[arg-type]
+    _, digits, exponent = value.as_tuple()
+    if abs(exponent) > MAX_DECIMAL_EXPONENT:  # type: ignore[arg-type]
         raise InvalidCoinError(
             position,
             token,
             f"exponent beyond ±{MAX_DECIMAL_EXPONENT:,}: too many digits to add exactly",
         )
+    if len(digits) > MAX_DIGITS:
+        raise InvalidCoinError(position, _short(token), f"more than {MAX_DIGITS:,} digits")
     return value
 
 
@@ -111,7 +174,7 @@ def split_tokens(text: str) -> list[str]:
     >>> split_tokens(" 1, 2\\n3 ;4 ")
     ['1', '2', '3', '4']
     """
-    return [token for token in _SEPARATORS.split(text) if token]
+    return [token for token in SEPARATORS.split(text) if token]
 
 
 def parse_coins(text: str) -> list[Value]:
@@ -136,7 +199,7 @@ def coerce_value(item: object, position: int = 0) -> Value:
     if isinstance(item, bool):
         raise InvalidCoinError(position, item, "booleans are not coin values")
     if isinstance(item, int):
-        return int(item)  # int subclasses (IntEnum, ...) become plain ints
+        return _check_int(int(item), position)  # int subclasses (IntEnum...) become plain ints
     if isinstance(item, Fraction):
         return item
     if isinstance(item, decimal.Decimal):
@@ -148,8 +211,18 @@ def coerce_value(item: object, position: int = 0) -> Value:
             raise InvalidCoinError(position, item, "NaN is not a coin value")
         if item in (float("inf"), float("-inf")):
             raise InvalidCoinError(position, item, "infinity is not a coin value")
-        return decimal.Decimal(repr(item))
+        return decimal.Decimal(repr(float(item)))  # NumPy floats too, by their shortest text
     return _coerce_foreign(item, position)
+
+
+def _check_int(number: int, position: int) -> int:
+    """Refuse ints of more than :data:`MAX_DIGITS` digits (O(1) below 10**99,999)."""
+    bits = number.bit_length()
+    if bits >= _LONG_BITS - 1 and (bits > _LONG_BITS or digit_count(number) > MAX_DIGITS):
+        raise InvalidCoinError(
+            position, f"<int of {bits:,} bits>", f"more than {MAX_DIGITS:,} digits"
+        )
+    return number
 
 
 def _coerce_foreign(item: Any, position: int) -> Value:
@@ -176,13 +249,14 @@ def coerce_coins(items: Iterable[object]) -> list[Value]:
     """
     if isinstance(items, str):
         return parse_coins(items)
+    _check_row_kind(items)
     if is_int_array(items):
         return items.tolist()  # type: ignore[attr-defined, no-any-return]
-    if not isinstance(items, Iterable):
-        raise InvalidRowError(f"a row of coins must be a sequence of numbers, not {items!r}")
     items = list(items)
-    if all(type(item) is int for item in items):
-        return items  # the common case, checked at C speed
+    if all(type(item) is int for item in items):  # the common case, checked at C speed
+        ints: list[int] = items  # type: ignore[assignment]
+        if not ints or max(max(ints), -min(ints)).bit_length() < _LONG_BITS - 1:
+            return items
     values = [coerce_value(item, position) for position, item in enumerate(items)]
     kinds = {type(value) for value in values}
     if kinds <= {int}:
@@ -190,6 +264,26 @@ def coerce_coins(items: Iterable[object]) -> list[Value]:
     if Fraction in kinds:
         return [Fraction(value) for value in values]
     return [decimal.Decimal(value) for value in values]
+
+
+def _check_row_kind(items: object) -> None:
+    """Refuse what is not an ordered row of numbers: non-iterables, bytes (their items are
+    byte values, not coins), sets and mappings (no order), arrays of more than one axis."""
+    if isinstance(items, bytes | bytearray | memoryview):
+        raise InvalidRowError("bytes are not a row of coins: decode the text, then parse it")
+    if isinstance(items, Set | Mapping):
+        raise InvalidRowError(
+            f"a {type(items).__name__} has no order: give the coins as a list or tuple"
+        )
+    if not isinstance(items, Iterable):
+        raise InvalidRowError(
+            f"a row of coins must be a sequence of numbers, not {type(items).__name__}"
+        )
+    dimensions = getattr(items, "ndim", 1)
+    if dimensions != 1:
+        raise InvalidRowError(
+            f"a row of coins is one-dimensional; this array has {dimensions} dimensions"
+        )
 
 
 def is_int_array(items: object) -> bool:
@@ -228,23 +322,57 @@ def zero_like(coins: list[Value]) -> Value:
 
 
 def format_value(value: Value) -> str:
-    """Text form of an exact value: ``"8"``, ``"0.4"``, ``"1/3"`` (O(digits)).
+    """Text form of an exact value: ``"8"``, ``"0.4"``, ``"1/3"``; ints of any size up to
+    :data:`MAX_DIGITS` digits (O(digits), O(d^2) for huge ints).
 
     >>> format_value(8), format_value(decimal.Decimal("1E+2")), format_value(Fraction(4, 2))
     ('8', '100', '2')
     """
     if isinstance(value, decimal.Decimal):
         return format(value, "f")
-    return str(value)
+    if isinstance(value, Fraction):
+        text = int_text(value.numerator)
+        return text if value.denominator == 1 else f"{text}/{int_text(value.denominator)}"
+    return int_text(value)
+
+
+def value_repr(value: Value) -> str:
+    """An evaluable text of an exact value, ints of any size included (O(digits)).
+
+    >>> value_repr(10), value_repr(decimal.Decimal("0.5")), value_repr(Fraction(1, 3))
+    ('10', "Decimal('0.5')", 'Fraction(1, 3)')
+    """
+    if isinstance(value, int):
+        return int_text(value)
+    if isinstance(value, Fraction):
+        return f"Fraction({int_text(value.numerator)}, {int_text(value.denominator)})"
+    return repr(value)
+
+
+def row_repr(coins: Iterable[Value]) -> str:
+    """An evaluable list text of a row (O(n)).
+
+    >>> row_repr((1, 2)), row_repr(())
+    ('[1, 2]', '[]')
+    """
+    return "[" + ", ".join(map(value_repr, coins)) + "]"
 
 
 def json_value(value: Value) -> int | str:
-    """JSON form of an exact value: ints as numbers, other values as exact strings (O(digits)).
+    """JSON form of an exact value: ints as numbers, other values as exact strings; ints of
+    more than :data:`JSON_INT_DIGITS` digits as exact strings too, since JSON readers
+    (Python's included) refuse longer numbers (O(digits)).
 
     >>> json_value(8), json_value(decimal.Decimal("0.4")), json_value(Fraction(1, 3))
     (8, '0.4', '1/3')
+    >>> json_value(10**5000)[:3]
+    '100'
     """
-    return value if isinstance(value, int) else format_value(value)
+    if isinstance(value, int):
+        if value.bit_length() < _SHORT_BITS or digit_count(value) <= JSON_INT_DIGITS:
+            return value
+        return int_text(value)
+    return format_value(value)
 
 
 def halve(value: Value) -> Value:

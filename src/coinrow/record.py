@@ -20,11 +20,20 @@ import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from .errors import CoinrowError, RecordError
 from .game import Game, parse_moves
-from .numbers import Value, coerce_coins, format_value, json_value, parse_coins
+from .numbers import (
+    Value,
+    coerce_coins,
+    format_value,
+    json_value,
+    parse_coins,
+    parse_token,
+    row_repr,
+)
 
 
 def _clean_header(key: object, value: object) -> tuple[str, str]:
@@ -39,39 +48,53 @@ def _clean_header(key: object, value: object) -> tuple[str, str]:
     return key, value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, repr=False)
 class Record:
     """One game: the row, the moves played (``L``/``R`` text) and header fields.
 
     Construction validates and normalises: coins become one exact number family, moves are
     upper-cased (at most one per coin), header keys and values are stripped (keys non-empty,
-    without ``:``, both on one line). A record holds at least one coin.
+    without ``:``, both on one line). Records are immutable all the way down (``headers`` is
+    a read-only mapping) and hashable. The empty row is a valid record (a game worth 0).
 
     >>> r = Record([3, 2, 2, 3, 1, 2], "llrlll", {"players": "Alice vs Bob"})
-    >>> r.moves, r.players, r.finished, r.game().totals()
+    >>> r.moves, r.players, r.finished, r.game().totals
     ('LLRLLL', 'Alice vs Bob', True, (8, 5))
+    >>> r
+    Record([3, 2, 2, 3, 1, 2], 'LLRLLL', {'players': 'Alice vs Bob'})
     """
 
     coins: tuple[Value, ...]
     moves: str = ""
-    headers: dict[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=dict)
 
     def __init__(
         self, coins: Iterable[object], moves: str = "", headers: Mapping[str, str] | None = None
     ) -> None:
         row = tuple(coerce_coins(coins))
-        if not row:
-            raise RecordError(0, "a record needs at least one coin")
         line = parse_moves(moves)
         if len(line) > len(row):
             raise RecordError(0, f"{len(line)} moves for a row of {len(row)} coins")
         cleaned = dict(_clean_header(key, value) for key, value in (headers or {}).items())
         object.__setattr__(self, "coins", row)
         object.__setattr__(self, "moves", line)
-        object.__setattr__(self, "headers", cleaned)
+        object.__setattr__(self, "headers", MappingProxyType(cleaned))
 
     def __hash__(self) -> int:
         return hash((self.coins, self.moves, tuple(self.headers.items())))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Record):
+            return NotImplemented
+        return (self.coins, self.moves, dict(self.headers)) == (
+            other.coins,
+            other.moves,
+            dict(other.headers),
+        )
+
+    def __repr__(self) -> str:
+        headers = f", {dict(self.headers)!r}" if self.headers else ""
+        return f"Record({row_repr(self.coins)}, {self.moves!r}{headers})"
 
     @property
     def players(self) -> str | None:
@@ -231,9 +254,13 @@ def parse_json_records(text: str) -> RecordsRead:
     1
     """
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_json_int, parse_float=_json_decimal)
+    except CoinrowError as error:
+        return RecordsRead([], [RecordError(0, f"a number in the JSON: {error}")])
     except json.JSONDecodeError as error:
         return RecordsRead([], [RecordError(error.lineno, f"not valid JSON: {error.msg}")])
+    except RecursionError:
+        return RecordsRead([], [RecordError(0, "the JSON is nested too deeply to be records")])
     items = data if isinstance(data, list) else [data]
     read = RecordsRead([], [])
     for index, item in enumerate(items, start=1):
@@ -242,6 +269,16 @@ def parse_json_records(text: str) -> RecordsRead:
         except RecordError as error:
             read.errors.append(RecordError(0, f"record {index}: {error.message}"))
     return read
+
+
+def _json_int(text: str) -> Value:
+    """JSON integers of any length up to the digit limit (``json`` alone stops at 4,300)."""
+    return parse_token(text)
+
+
+def _json_decimal(text: str) -> Value:
+    """JSON numbers with a fraction or exponent, kept exact (``0.1`` is ``Decimal("0.1")``)."""
+    return parse_token(text)
 
 
 def read_records(path: str | Path) -> RecordsRead:
@@ -268,15 +305,6 @@ def load_records(text: str) -> RecordsRead:
     if text.lstrip()[:1] in ("{", "["):
         return parse_json_records(text)
     return parse_records(text)
-
-
-def format_records(records: Iterable[Record]) -> str:
-    """Text of several records separated by blank lines (O(total size)).
-
-    >>> format_records([Record([1, 2], "RL"), Record([7])])
-    '1 2\\nRL\\n\\n7\\n'
-    """
-    return "\n".join(record.to_text() for record in records)
 
 
 def append_record(path: str | Path, record: Record) -> None:

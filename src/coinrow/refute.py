@@ -81,7 +81,7 @@ def worst_line(
                 stack.pop()
                 continue
             strategy_turn = (n - (hi - lo + 1)) % 2 == 0
-            moves = _strategy_move(strategy, row, lo, hi) if strategy_turn else sub.moves(lo, hi)
+            moves = _strategy_move(strategy, row, lo, hi) if strategy_turn else sub.moves_of(lo, hi)
             children = [(lo + 1, hi) if move == "L" else (lo, hi - 1) for move in moves]
             missing = [child for child in children if child not in best]
             if missing:
@@ -130,7 +130,7 @@ def strays(coins: Sequence[object], strategy: Strategy, subgames: Subgames | Non
         if lo > hi or (lo, hi) in seen:
             continue
         seen.add((lo, hi))
-        moves = sub.moves(lo, hi)
+        moves = sub.moves_of(lo, hi)
         if (n - (hi - lo + 1)) % 2 == 0:  # the strategy's turn
             move = _strategy_move(strategy, row, lo, hi)
             if move not in moves:
@@ -160,11 +160,11 @@ def check_row(coins: Sequence[object], strategy: Strategy) -> Counterexample | N
     if not strays(row, strategy, sub):
         return None
     total, line = worst_line(row, strategy, sub)
-    optimal_total = sub.value(0, len(row) - 1)
+    optimal_total = sub.value_of(0, len(row) - 1)
     if total >= optimal_total:
         return None
     with exact_arithmetic():
-        optimal_line = sub.table.line() if sub.table else reduction.optimal_line(row)
+        optimal_line = sub.table.line if sub.table else reduction.optimal_line(row)
     return Counterexample(row, total, optimal_total, line, optimal_line)
 
 

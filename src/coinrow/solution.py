@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
@@ -15,6 +14,7 @@ from .numbers import (
     Value,
     exact_arithmetic,
     exact_row,
+    format_value,
     halve,
     is_int_array,
     json_value,
@@ -23,46 +23,68 @@ from .numbers import (
 
 Outcome = Literal["first", "second", "tie"]
 
+#: Longest row drawn in Jupyter (as :data:`coinrow.diagram.MAX_COINS`).
+MAX_COINS = 40
+
 #: Keys of :meth:`Solution.to_dict` with one entry per coin.
 PER_COIN_KEYS = ("coins", "line", "first_coins", "second_coins")
 
 
-@dataclass(frozen=True, init=False, eq=False)
 class Solution:
-    """The solved game: totals, margin, outcome and one optimal line.
+    """The solved game: totals, margin, outcome, the optimal first moves and one optimal line.
 
-    ``coins`` is a tuple, or for rows solved by a compiled kernel the int64 NumPy array
-    (never copied into Python ints); ``line`` may be given as a uint8 array of ASCII
-    ``L``/``R`` codes and is then turned into a str only when first read.
+    Every value is an exact number of the row's type. ``coins`` is always a tuple; a row
+    solved from a NumPy array keeps the array privately and builds the tuple (O(n), about 36
+    bytes per coin) only when ``coins`` is first read, so huge rows stay compact. The line is
+    kept as byte codes until it is first read. Solutions compare equal when their row,
+    engine, margin, first moves and line are equal; they are hashable and immutable.
 
     >>> s = solve([3, 2, 2, 3, 1, 2])
-    >>> s.first_total, s.second_total, s.margin, s.outcome, sorted(s.first_moves)
-    (8, 5, 3, 'first', ['L'])
+    >>> s.first_total, s.second_total, s.margin, s.outcome, s.first_moves, s.line
+    (8, 5, 3, 'first', 'L', 'LLRLLL')
+    >>> s
+    <Solution of 6 coins by reduction: first 8, second 5, first wins by 3>
     """
 
-    coins: Sequence[Value] = field(repr=False)
-    margin: Value
-    _line: Any = field(repr=False)
-    first_moves: frozenset[str]
+    __slots__ = ("__dict__", "_array", "_line", "_row", "engine", "first_moves", "margin", "n")
+
     engine: str
+    first_moves: str
+    margin: Value
+    n: int
+    _array: Any  # the int64 NumPy row of the compiled path, else None
+    _row: tuple[Value, ...] | None
+    _line: Any  # a str, or the kernel's uint8 array of ASCII codes
 
     def __init__(
-        self,
-        coins: Sequence[Value],
-        margin: Value,
-        line: Any,
-        first_moves: frozenset[str],
-        engine: str = "reduction",
+        self, coins: Any, margin: Value, line: Any, first_moves: str, engine: str = "reduction"
     ) -> None:
-        for name, value in zip(
-            ("coins", "margin", "_line", "first_moves", "engine"),
-            (coins, margin, line, first_moves, engine),
-            strict=True,
-        ):
+        array = is_int_array(coins)
+        values = {
+            "_array": coins if array else None,
+            "_row": None if array else tuple(coins),
+            "_line": line,
+            "margin": margin,
+            "first_moves": first_moves,
+            "engine": engine,
+            "n": len(coins),
+        }
+        for name, value in values.items():
             object.__setattr__(self, name, value)
 
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Solution is immutable: cannot set {name!r}")
+
+    @cached_property
+    def coins(self) -> tuple[Value, ...]:
+        """The row, as a tuple of exact values (O(1); O(n) on first read for an array row)."""
+        return self._row if self._row is not None else tuple(self._array.tolist())
+
+    def __len__(self) -> int:
+        return self.n
+
     def __eq__(self, other: object) -> bool:
-        """Same row, engine, margin, first moves and line (O(n); works for array rows)."""
+        """Same row, engine, margin, first moves and line (O(n); array rows stay arrays)."""
         if not isinstance(other, Solution):
             return NotImplemented
         return (self.engine, self.margin, self.first_moves, self.line) == (
@@ -70,7 +92,16 @@ class Solution:
             other.margin,
             other.first_moves,
             other.line,
-        ) and _same_row(self.coins, other.coins)
+        ) and self._same_row(other)
+
+    def _same_row(self, other: Solution) -> bool:
+        if self.n != other.n:
+            return False
+        if self._array is not None and other._array is not None:
+            import numpy as np
+
+            return bool(np.array_equal(self._array, other._array))
+        return self.coins == other.coins
 
     def __hash__(self) -> int:
         return hash((self.engine, self.margin, self.first_moves, self.line))
@@ -84,10 +115,10 @@ class Solution:
     @cached_property
     def total(self) -> Value:
         """Sum of all coins (O(n))."""
-        if is_int_array(self.coins):  # int64-safe: the sum cannot overflow
-            return int(self.coins.sum())  # type: ignore[attr-defined]
+        if self._array is not None:  # int64-safe: the sum cannot overflow
+            return int(self._array.sum())
         with exact_arithmetic():
-            return sum(self.coins, zero_like(list(self.coins)))
+            return sum(self.coins, zero_like(list(self.coins[:1])))
 
     @cached_property
     def first_total(self) -> Value:
@@ -110,7 +141,7 @@ class Solution:
 
     @cached_property
     def _coins_taken(self) -> tuple[list[int], list[int]]:
-        return split_by_player(taken_indices(len(self.coins), self.line))
+        return split_by_player(taken_indices(self.n, self.line))
 
     @property
     def first_coins(self) -> list[int]:
@@ -135,7 +166,8 @@ class Solution:
         return self.game().transcript()
 
     def to_dict(self, per_coin_limit: int | None = None) -> dict[str, Any]:
-        """JSON-ready form: ints as numbers, other exact values as strings (O(n)).
+        """JSON-ready form: ints as numbers, other exact values as strings (O(n)); see
+        :func:`~coinrow.numbers.json_value`.
 
         With ``per_coin_limit``, a row of more coins leaves out the per-coin keys
         (:data:`PER_COIN_KEYS`) and lists them under ``"omitted"``.
@@ -145,12 +177,12 @@ class Solution:
         >>> solve([1, 2, 3]).to_dict(per_coin_limit=2)["omitted"]
         ['coins', 'line', 'first_coins', 'second_coins']
         """
-        full = per_coin_limit is None or len(self.coins) <= per_coin_limit
-        data: dict[str, Any] = {"n": len(self.coins)}
+        full = per_coin_limit is None or self.n <= per_coin_limit
+        data: dict[str, Any] = {"n": self.n}
         if full:
             data["coins"] = (
-                self.coins.tolist()  # type: ignore[attr-defined]
-                if is_int_array(self.coins)
+                self._array.tolist()
+                if self._array is not None
                 else [json_value(coin) for coin in self.coins]
             )
         data.update(
@@ -162,7 +194,7 @@ class Solution:
         )
         if full:
             data["line"] = self.line
-        data["first_moves"] = sorted(self.first_moves)
+        data["first_moves"] = self.first_moves
         if full:
             data.update(first_coins=self.first_coins, second_coins=self.second_coins)
         else:
@@ -170,35 +202,26 @@ class Solution:
         return data
 
     def __repr__(self) -> str:
-        return (
-            f"<Solution of {len(self.coins)} coins: first {self.first_total}, "
-            f"second {self.second_total}, {self.outcome} wins by {abs(self.margin)}>"
-            if self.outcome != "tie"
-            else f"<Solution of {len(self.coins)} coins: tie at {self.first_total} each>"
+        head = f"<Solution of {self.n} coins by {self.engine}: "
+        if self.outcome == "tie":
+            return head + f"tie at {format_value(self.first_total)} each>"
+        return head + (
+            f"first {format_value(self.first_total)}, second {format_value(self.second_total)}, "
+            f"{self.outcome} wins by {format_value(abs(self.margin))}>"
         )
 
     def _repr_svg_(self) -> str | None:
         """Jupyter: the triangle diagram with :attr:`line` highlighted; None over 40 coins."""
         from .svg import repr_svg
 
-        return repr_svg(self.coins, highlight=self.line)
+        return repr_svg(self.coins, highlight=self.line) if self.n <= MAX_COINS else None
 
     def _repr_html_(self) -> str:
         """Jupyter: the diagram with :attr:`line` highlighted, or a note over 40 coins."""
         from .svg import repr_html
 
-        return repr_html(self, self.coins, highlight=self.line)
-
-
-def _same_row(first: Sequence[Value], second: Sequence[Value]) -> bool:
-    """Equal rows, whether tuples or NumPy arrays (an array's ``==`` is elementwise)."""
-    if len(first) != len(second):
-        return False
-    if is_int_array(first) or is_int_array(second):
-        import numpy as np
-
-        return bool(np.array_equal(first, second))
-    return tuple(first) == tuple(second)
+        shown = self.coins if self.n <= MAX_COINS else range(self.n)  # only its length is read
+        return repr_html(self, shown, highlight=self.line)
 
 
 def solve(coins: Sequence[object], engine: str = "reduction") -> Solution:

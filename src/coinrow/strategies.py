@@ -74,7 +74,7 @@ class Optimal:
         return self.subgames
 
     def __call__(self, position: Position) -> Move:
-        moves = self.subgames_for(position.coins).moves(position.lo, position.hi)
+        moves = self.subgames_for(position.coins).moves_of(position.lo, position.hi)
         if len(moves) == 1:
             return moves  # type: ignore[return-value]
         if self.ties == "random":
@@ -319,7 +319,7 @@ def greedy_total(coins: Sequence[Value]) -> Value:
     >>> greedy_total([8, 15, 3, 7])
     15
     """
-    return play(coins, greedy, Optimal()).totals()[0]
+    return play(coins, greedy, Optimal()).totals[0]
 
 
 @exact_row

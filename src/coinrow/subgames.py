@@ -37,7 +37,7 @@ class Subgames:
     table).
 
     >>> s = Subgames([3, 2, 2, 3, 1, 2])
-    >>> s.value(0, 5), s.moves(0, 5), s.value(0, 4), s.value(3, 2)
+    >>> s.value_of(0, 5), s.moves_of(0, 5), s.value_of(0, 4), s.value_of(3, 2)
     (8, 'L', 6, 0)
     """
 
@@ -63,14 +63,14 @@ class Subgames:
         how = "table" if self.table is not None else "reductions"
         return f"<Subgames of {len(self.coins)} coins by {how}>"
 
-    def total(self, lo: int, hi: int) -> Value:
+    def total_of(self, lo: int, hi: int) -> Value:
         """Sum of coins ``lo..hi``; zero when ``lo > hi`` (O(1))."""
         if lo > hi:
             return self.zero
         with exact_arithmetic():
             return self._prefix[hi + 1] - self._prefix[lo]
 
-    def value(self, lo: int, hi: int) -> Value:
+    def value_of(self, lo: int, hi: int) -> Value:
         """Most the player to move in ``lo..hi`` can guarantee; zero when ``lo > hi``.
 
         O(1) from the table, O(n) by reduction: ``(S + D) / 2`` with ``D`` the margin.
@@ -78,14 +78,14 @@ class Subgames:
         if lo > hi:
             return self.zero
         if self.table is not None:
-            return self.table.value(lo, hi)
+            return self.table.value_of(lo, hi)
         with exact_arithmetic():
-            return halve(self.total(lo, hi) + reduction.margin(self.coins[lo : hi + 1]))
+            return halve(self.total_of(lo, hi) + reduction.margin(self.coins[lo : hi + 1]))
 
-    def moves(self, lo: int, hi: int) -> str:
+    def moves_of(self, lo: int, hi: int) -> str:
         """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"`` (O(1) table, O(n) else)."""
         if self.table is not None:
-            return self.table.moves(lo, hi)
+            return self.table.moves_of(lo, hi)
         with exact_arithmetic():
             return reduction.best_moves(self.coins, lo, hi)
 
@@ -97,4 +97,4 @@ class Subgames:
         else:
             coin, rest = self.coins[hi], (lo, hi - 1)
         with exact_arithmetic():
-            return coin + self.total(*rest) - self.value(*rest)
+            return coin + self.total_of(*rest) - self.value_of(*rest)

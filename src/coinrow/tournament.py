@@ -253,7 +253,7 @@ def _meet(
                 player.attach(subgames)
         game = play(coins, *players)
         analysis = analyze(coins, game.line, subgames)
-        first_total, second_total = game.totals()
+        first_total, second_total = game.totals
         with exact_arithmetic():
             margin = first_total - second_total
         regrets = (analysis.first.total_loss, analysis.second.total_loss)

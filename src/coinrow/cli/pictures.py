@@ -65,7 +65,7 @@ def table_command(
         return
     check_length(len(row))
     table = Table(row)
-    line = table.line() if highlight == "best" else highlight
+    line = table.line if highlight == "best" else highlight
     if files:
         picture = triangle(table, view=chosen, highlight=line, size=size)
         for path, kind in files:

@@ -84,9 +84,7 @@ def play_command(
     session.show_board()
     console.print(_verdict(session.game, first))
     if as_json:
-        print_json(
-            {"record": record.to_dict(), "moves": [move.to_dict() for move in analysis.moves]}
-        )
+        print_json({"record": record.to_dict(), "analysis": analysis.to_dict()})
     else:
         print_analysis(analysis, console, players)
     target = save
@@ -139,7 +137,7 @@ class _Session:
         return len(self.game.moves) % 2 == self.human_seat
 
     def show_board(self) -> None:
-        position, (first, second) = self.game.position, self.game.totals()
+        position, (first, second) = self.game.position, self.game.totals
         mine, theirs = (first, second) if self.human_seat == 0 else (second, first)
         self.console.print(_board(position.coins, position.lo, position.hi))
         self.console.print(
@@ -162,10 +160,10 @@ class _Session:
 
     def hint(self) -> None:
         position = self.game.position
-        best = self.subgames.moves(position.lo, position.hi)
-        taken = self.game.totals()[self.human_seat]
+        best = self.subgames.moves_of(position.lo, position.hi)
+        taken = self.game.totals[self.human_seat]
         with exact_arithmetic():
-            guaranteed = taken + self.subgames.value(position.lo, position.hi)
+            guaranteed = taken + self.subgames.value_of(position.lo, position.hi)
         moves = " or ".join(
             f"{move} (take {format_value(self.game.coins[position.coin_index(move)])})"
             for move in best
@@ -228,7 +226,7 @@ def _today() -> str:
 
 
 def _verdict(game: Game, human_first: bool) -> str:
-    first, second = game.totals()
+    first, second = game.totals
     mine, theirs = (first, second) if human_first else (second, first)
     result = "You win" if mine > theirs else "You lose" if mine < theirs else "A tie"
     return f"{result}: {format_value(mine)} to {format_value(theirs)}."
@@ -286,9 +284,10 @@ def analyze_command(
     as_json: bool = typer.Option(
         False,
         "--json",
-        help="A JSON array with one object per move (step, player, move, coin, best_moves, "
-        "guaranteed_before, guaranteed_after, loss, label, first_total, second_total); with "
-        "several records and no --index, an array of such arrays.",
+        help='Print JSON: {"games": [...]}, one object per record with headers, coins, line, '
+        "finished, moves (step, player, move, coin, best_moves, guaranteed_before, "
+        "guaranteed_after, loss, label, first_total, second_total) and summary (first, "
+        "second: player, moves, total_loss, accuracy, labels, guaranteed_start, final_total).",
     ),
 ) -> None:
     """Analyse recorded games move by move.
@@ -311,8 +310,11 @@ def analyze_command(
         records = [records[index - 1]]
     analyses = [analyze(record.coins, record.moves) for record in records]
     if as_json:
-        arrays = [[move.to_dict() for move in analysis.moves] for analysis in analyses]
-        print_json(arrays[0] if len(arrays) == 1 else arrays)
+        games = [
+            {"headers": dict(record.headers), **analysis.to_dict()}
+            for record, analysis in zip(records, analyses, strict=True)
+        ]
+        print_json({"games": games})
         return
     console = Console(highlight=False)
     for number, (record, analysis) in enumerate(zip(records, analyses, strict=True), start=1):

@@ -21,11 +21,12 @@ ENGINES: tuple[str, ...] = ("reduction", "table", "memo", "linear", "brute")
 
 class EngineResult(NamedTuple):
     """What an engine returns: the first player's margin, one optimal line of ``L``/``R``
-    covering every coin, and the optimal first moves."""
+    covering every coin, and the optimal first moves (``"L"``, ``"R"``, ``"LR"``; ``""`` for
+    no coins)."""
 
     margin: Value
     line: str
-    first_moves: frozenset[str]
+    first_moves: str
 
 
 def run(engine: str, coins: Sequence[Value]) -> EngineResult:

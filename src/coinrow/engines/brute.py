@@ -39,7 +39,7 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     """Solve by searching the whole game tree (O(2^n)); refuses n > 20.
 
     >>> solve([8, 15, 3, 7])
-    EngineResult(margin=11, line='RLLL', first_moves=frozenset({'R'}))
+    EngineResult(margin=11, line='RLLL', first_moves='R')
     """
     n = len(coins)
     if n > MAX_COINS:
@@ -48,7 +48,7 @@ def solve(coins: Sequence[Value]) -> EngineResult:
             f"(got {n}); use the default engine"
         )
     if n == 0:
-        return EngineResult(0, "", frozenset())
+        return EngineResult(0, "", "")
     left, right = _options(coins, 0, n - 1)
     margin, line = left if left[0] >= right[0] else right
-    return EngineResult(margin, line, frozenset(moves_from_margins(left[0], right[0])))
+    return EngineResult(margin, line, moves_from_margins(left[0], right[0]))

@@ -21,20 +21,20 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     compiled kernel.
 
     >>> solve([5, 3, 7, 10])
-    EngineResult(margin=5, line='RRLL', first_moves=frozenset({'R'}))
+    EngineResult(margin=5, line='RRLL', first_moves='R')
     """
     n = len(coins)
     if n == 0:
-        return EngineResult(0, "", frozenset())
+        return EngineResult(0, "", "")
     if n == 1:
-        return EngineResult(coins[0], "L", frozenset("LR"))
+        return EngineResult(coins[0], "L", "LR")
     row = coins if is_int_array(coins) else kernel_row(coins, KERNEL_MIN_LENGTH["linear"])
     if row is not None:
         from .kernels import linear
 
         take_left, take_right = map(int, linear(row))
         first = moves_from_margins(take_left, take_right)
-        return EngineResult(max(take_left, take_right), optimal_line(row), frozenset(first))
+        return EngineResult(max(take_left, take_right), optimal_line(row), first)
     previous = list(coins)  # D(i, i + width) for width 0
     for width in range(1, n - 1):
         previous = [
@@ -44,4 +44,4 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     # previous now holds D(0, n-2) and D(1, n-1).
     take_left, take_right = coins[0] - previous[1], coins[n - 1] - previous[0]
     first = moves_from_margins(take_left, take_right)
-    return EngineResult(max(take_left, take_right), optimal_line(coins), frozenset(first))
+    return EngineResult(max(take_left, take_right), optimal_line(coins), first)

@@ -50,15 +50,15 @@ def solve(coins: Sequence[object]) -> EngineResult:
     """Solve by memoised recursion (O(n^2) time and memory), ``L`` on ties.
 
     >>> solve([3, 2, 2, 3, 1, 2])
-    EngineResult(margin=3, line='LLRLLL', first_moves=frozenset({'L'}))
+    EngineResult(margin=3, line='LLRLLL', first_moves='L')
     """
     if not coins:
-        return EngineResult(0, "", frozenset())
+        return EngineResult(0, "", "")
     memo = _fill(coins)
     lo, hi, line = 0, len(coins) - 1, []
     while lo <= hi:
         move = _moves(coins, memo, lo, hi)[0]
         line.append(move)
         lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
-    first = frozenset(_moves(coins, memo, 0, len(coins) - 1))
+    first = _moves(coins, memo, 0, len(coins) - 1)
     return EngineResult(memo[0][len(coins) - 1], "".join(line), first)

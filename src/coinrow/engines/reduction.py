@@ -163,7 +163,7 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     :func:`solve_int64`.
 
     >>> solve([5, 3, 7, 10])
-    EngineResult(margin=5, line='RRLL', first_moves=frozenset({'R'}))
+    EngineResult(margin=5, line='RRLL', first_moves='R')
     """
     if is_int_array(coins):
         solved = solve_int64(coins)
@@ -171,7 +171,7 @@ def solve(coins: Sequence[Value]) -> EngineResult:
             return EngineResult(solved[0], str(solved[1].data, "ascii"), solved[2])
         coins = coins.tolist()  # type: ignore[attr-defined]  # not int64-safe: solve exactly
     if not coins:
-        return EngineResult(0, "", frozenset())
+        return EngineResult(0, "", "")
     values, counts, before_last = _scan(coins)
     zero = zero_like(list(coins[:1]))
     best = _valley_margin(values, zero)
@@ -180,11 +180,11 @@ def solve(coins: Sequence[Value]) -> EngineResult:
         other = coins[-1] - _valley_margin(before_last, zero)
     else:
         other = coins[0] - margin(coins[1:])
-    first = frozenset("LR") if other == best else frozenset(line[0])
+    first = "LR" if other == best else line[0]
     return EngineResult(best, line, first)
 
 
-def solve_int64(coins: Any) -> tuple[int, Any, frozenset[str]] | None:
+def solve_int64(coins: Any) -> tuple[int, Any, str] | None:
     """Margin, line as a uint8 array of ASCII ``L``/``R`` codes, and optimal first moves of a
     C-contiguous int64 array by the compiled kernels; None when the row is not int64-safe
     (O(n)).
@@ -210,7 +210,7 @@ def solve_int64(coins: Any) -> tuple[int, Any, frozenset[str]] | None:
 
     n = len(coins)
     if n == 0:
-        return 0, np.empty(0, np.uint8), frozenset()
+        return 0, np.empty(0, np.uint8), ""
     results: list[tuple[int, int, int]] = []
     helper = threading.Thread(target=lambda: results.append(reduction_left(coins)))
     threaded = n >= THREAD_MIN_LENGTH
@@ -224,7 +224,5 @@ def solve_int64(coins: Any) -> tuple[int, Any, frozenset[str]] | None:
     take_left, lo, hi = results[0] if threaded else reduction_left(coins)
     if max(int(hi), -int(lo)) * n >= INT64_SAFE_LIMIT and not int64_safe(coins):
         return None
-    first = frozenset(
-        move for move, after in (("L", take_left), ("R", take_right)) if after == best
-    )
+    first = "".join(move for move, after in (("L", take_left), ("R", take_right)) if after == best)
     return int(best), codes, first
