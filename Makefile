@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(BIN)/python -m pip install -q -e ".[all,dev]"
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -22,13 +22,19 @@ browser:
 		echo "chromium not installed: browser tests will be skipped"
 
 test: $(STAMP) browser
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
+# Speed: the engine table and ratios (coinrow bench), then the pytest-benchmark versions.
+bench: $(STAMP)
+	$(BIN)/coinrow bench
+	$(BIN)/python -m pytest benchmarks -n0 --benchmark-only -q
+
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks scripts
+	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 
 clean:
