@@ -637,7 +637,7 @@ def phase_set(plan: Plan, rng: random.Random, tally: Tally) -> list[str]:
 TABLE = "Section 3 table: totals, margin and optimal first moves (game-tree minimax)"
 SECTION_3 = "Section 3 text: cooperative, parity, odd n and greedy examples"
 SECTION_4 = "Section 4.2 examples: reduced rows, groups, margins, lines (coinrow and reference)"
-REMARK_5_8 = "Remark 5.8: strict test on 0 0 2 2 2 1 leaves a non-valley, greedy margin -1, D = 1"
+REMARK_5_8 = "Remark 5.8: 0 0 2 2 2 1, strict test: a non-valley, greedy margin -1; D = 1"
 REMARK_5_9 = "Remark 5.9: 0 5 0 100 and the two false lemmas (0 0 1 0 0 1, 0 0 1 0 0)"
 REMARK_6_4 = "Remark 6.4: 0 0 0 1 0 0 1"
 
@@ -716,6 +716,8 @@ def named_rows(plan: Plan, rng: random.Random, tally: Tally) -> list[str]:
     tally.check(REMARK_5_8, strict == list(row) and not is_valley(strict), strict)
     tally.check(REMARK_5_8, greedy_margin(strict) == -1, strict)
     tally.check(REMARK_5_8, b(row) == margin(list(row)) == 1, row)
+    solved = (*reduce_row(list(row)), optimal_line(list(row)))
+    tally.check(REMARK_5_8, solved == ([0, -1], [1, 5], "LLLLLL"), solved)
 
     facts = [
         b((5, 0, 100)) == 95 and 100 - b((5, 0)) == 95 and 5 - b((0, 100)) == -95,
