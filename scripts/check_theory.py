@@ -324,8 +324,8 @@ def check_main_row(row: Row, tally: Tally, brute_longest: int) -> None:
 
     tally.check(LINE, line_is_optimal(row, optimal_line(list(row)), d), row)
     if n:
-        result = solve(list(row))
-        tally.check(FIRST, result.first_moves == set(optimal_moves(row, d, 0, n)), row)
+        reported = set(solve(list(row)).first_moves)  # set() accepts a frozenset or "LR"
+        tally.check(FIRST, reported == set(optimal_moves(row, d, 0, n)), row)
 
     for k in range(1, n - 1):
         if is_peak(row, k):
@@ -399,7 +399,7 @@ BEST_MOVES = "coinrow best_moves = optimal moves, every subgame (rows of length 
 LEMMA_5_1 = "Lemma 5.1: D(sT) + D(T) <= 2M - s with M = max(sT), every subgame sT"
 LEMMA_5_2 = "Lemma 5.2: taking an end that is a maximum is optimal, every such subgame end"
 REVERSAL = "Lemma 2.1: D(R) = D(reversed R)"
-LIPSCHITZ = "Lemma 2.2: |D(R) - D(R~)| <= sum |r_k - r~_k| (R~ a random row of R's length)"
+LIPSCHITZ = "Lemma 2.2: |D(R) - D(R~)| <= sum |r_k - r~_k|, R~ = R with entries redrawn"
 TREES = "Lemma 6.1 (i), (ii), (iv) on every node of every merge tree"
 PARTITION = "Lemma 6.1 (iii) / Cor. 5.7: stack + unscanned coins keep D after every merge"
 PARITY = "parity bound S/2 <= max(E, O) <= V (even n >= 2)"
@@ -464,7 +464,7 @@ def check_extra_row(row: Row, tally: Tally, rng: random.Random) -> None:
                 tally.check(LEMMA_5_2, row[j - 1] - d[i][j - 1] == d[i][j], (row, i, j, "R"))
 
     tally.check(REVERSAL, margin_of(row[::-1]) == best, row)
-    other = tuple(rng.randint(-9, 9) if rng.random() < 0.5 else r for r in row)
+    other = tuple(rng.randint(-9, 9) if rng.random() < 0.5 else r for r in row)  # half redrawn
     distance = sum(magnitude(r - s) for r, s in zip(row, other, strict=True))
     tally.check(LIPSCHITZ, magnitude(best - margin_of(other)) <= distance, (row, other))
 
@@ -481,8 +481,8 @@ def check_extra_row(row: Row, tally: Tally, rng: random.Random) -> None:
             tally.check(TREES, ok, (row, node))
 
     if n >= 2 and n % 2 == 0:
-        total, evens, odds = sum(row), sum(row[0::2]), sum(row[1::2])
-        tally.check(PARITY, total <= 2 * max(evens, odds) <= total + best, row)
+        whole, evens, odds = total(row), total(row[0::2]), total(row[1::2])
+        tally.check(PARITY, whole <= 2 * max(evens, odds) <= whole + best, row)
 
 
 def extra_set(plan: Plan, rng: random.Random, tally: Tally) -> list[str]:
@@ -716,8 +716,8 @@ def named_rows(plan: Plan, rng: random.Random, tally: Tally) -> list[str]:
     tally.check(REMARK_5_8, strict == list(row) and not is_valley(strict), strict)
     tally.check(REMARK_5_8, greedy_margin(strict) == -1, strict)
     tally.check(REMARK_5_8, b(row) == margin(list(row)) == 1, row)
-    solved = (*reduce_row(list(row)), optimal_line(list(row)))
-    tally.check(REMARK_5_8, solved == ([0, -1], [1, 5], "LLLLLL"), solved)
+    reduced = (*reduce_row(list(row)), optimal_line(list(row)))
+    tally.check(REMARK_5_8, reduced == ([0, -1], [1, 5], "LLLLLL"), reduced)
 
     facts = [
         b((5, 0, 100)) == 95 and 100 - b((5, 0)) == 95 and 5 - b((0, 100)) == -95,
