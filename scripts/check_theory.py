@@ -24,8 +24,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from coinrow.engines.cooperative import cooperative_total
 from coinrow.engines.reduction import best_moves, margin, optimal_line, reduce_row, solve
+from coinrow.strategies import cooperative_total
 
 Num = int | Fraction
 Row = tuple[Num, ...]
