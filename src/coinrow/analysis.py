@@ -9,9 +9,10 @@ from a :class:`~coinrow.subgames.Subgames` of the row.
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any, Literal
 
 from .errors import IllegalMoveError
@@ -69,9 +70,16 @@ class PlayerSummary:
     player: Player
     moves: int
     total_loss: Value
-    labels: dict[str, int]
+    labels: Mapping[str, int]
     guaranteed_start: Value
     final_total: Value
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "labels", MappingProxyType(dict(self.labels)))
+
+    def __hash__(self) -> int:
+        fields = (self.player, self.moves, self.total_loss, self.guaranteed_start)
+        return hash((*fields, self.final_total, tuple(self.labels.items())))
 
     @property
     def accuracy(self) -> float:

@@ -337,15 +337,18 @@ def format_value(value: Value) -> str:
 
 
 def value_repr(value: Value) -> str:
-    """An evaluable text of an exact value, ints of any size included (O(digits)).
+    """An evaluable text of an exact value (O(digits)). Ints of more than 4,300 digits are
+    written in hexadecimal, the only int literals Python reads at any length.
 
     >>> value_repr(10), value_repr(decimal.Decimal("0.5")), value_repr(Fraction(1, 3))
     ('10', "Decimal('0.5')", 'Fraction(1, 3)')
+    >>> value_repr(-(16**4000))[:6]
+    '-0x100'
     """
     if isinstance(value, int):
-        return int_text(value)
+        return str(value) if value.bit_length() < _SHORT_BITS else hex(value)
     if isinstance(value, Fraction):
-        return f"Fraction({int_text(value.numerator)}, {int_text(value.denominator)})"
+        return f"Fraction({value_repr(value.numerator)}, {value_repr(value.denominator)})"
     return repr(value)
 
 

@@ -1,0 +1,163 @@
+"""The 1.0 API contract: types that never depend on size, one move-set representation,
+self-validating value types, hashable results, exported errors, caller-owned tables."""
+
+from __future__ import annotations
+
+import gc
+import json
+import weakref
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import pytest
+
+import coinrow
+from coinrow import Game, Position, Record, Table, analyze, errors, solve
+from coinrow.engines import dispatch
+from coinrow.strategies import Optimal, get, play
+
+
+def test_solution_coins_are_a_tuple_whatever_the_size(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(dispatch.KERNEL_MIN_LENGTH, "reduction", 10)
+    array = np.arange(40, dtype=np.int64) % 7
+    compiled, exact = solve(array), solve(array.tolist()[:9])
+    assert compiled._array is not None and exact._array is None  # both paths taken
+    for solution in (compiled, exact):
+        assert type(solution.coins) is tuple and all(type(c) is int for c in solution.coins)
+        assert isinstance(solution.first_moves, str) and isinstance(solution.line, str)
+        assert len(solution) == solution.n == len(solution.coins)
+    assert compiled == solve(array.tolist()) and hash(compiled) == hash(solve(array.tolist()))
+
+
+def test_one_representation_of_a_set_of_moves() -> None:
+    coins = [1, 2, 4, 3]  # both first moves are optimal
+    table = Table(coins)
+    assert solve(coins).first_moves == "LR" == table.moves_of(0, 3)
+    assert coinrow.best_moves(coins) == "LR"
+    assert analyze(coins, "L").moves[0].best_moves == "LR"
+    assert solve(coins).to_dict()["first_moves"] == "LR"
+    assert analyze(coins, "L").to_dict()["moves"][0]["best_moves"] == "LR"
+    assert solve([]).first_moves == ""
+    assert table.line == "LLLL" and Game(coins, "LR").totals == (1, 3)
+
+
+def test_position_and_game_enforce_their_rules() -> None:
+    for lo, hi in ((-1, 2), (0, 4), (3, 1), (2, 0)):
+        with pytest.raises(errors.SubgameError):
+            Position((1, 2, 3, 4), lo, hi)
+    assert Position((1, 2), 2, 1).is_over and Position((), 0, -1).is_over
+    with pytest.raises(errors.InvalidCoinError):
+        Position(("x",), 0, 0)
+    for moves in ("l", "LX", "LRL"):
+        with pytest.raises(errors.IllegalMoveError):
+            Game([1, 2], moves)
+    with pytest.raises(errors.IllegalMoveError):
+        Game([1, 2], None)  # type: ignore[arg-type]
+
+
+def test_records_are_immutable_all_the_way_down() -> None:
+    record = Record([3, 2], "L", {"players": "A vs B"})
+    before = hash(record)
+    with pytest.raises(TypeError):
+        record.headers["players"] = "C vs D"  # type: ignore[index]
+    with pytest.raises(AttributeError):
+        record.moves = "LR"  # type: ignore[misc]
+    assert hash(record) == before and record == Record([3, 2], "l", {"players": " A vs B "})
+    assert eval(repr(record)) == record
+    assert Record([]).coins == () and Record([]).finished
+
+
+def test_results_that_look_like_values_are_hashable() -> None:
+    values: list[Any] = [
+        solve([3, 2, 2, 3, 1, 2]),
+        analyze([3, 2, 2, 3, 1, 2], "RLLLLL"),
+        analyze([3, 2, 2, 3, 1, 2], "RLLLLL").moves[0],
+        Position.start([1, 2]),
+        Record([1, 2]),
+    ]
+    for value in values:
+        assert hash(value) == hash(value)
+    with pytest.raises(AttributeError):
+        values[0].margin = 0
+
+
+def test_every_error_class_is_exported_under_coinrow_error() -> None:
+    classes = [
+        getattr(errors, name)
+        for name in dir(errors)
+        if isinstance(getattr(errors, name), type) and issubclass(getattr(errors, name), Exception)
+    ]
+    assert len(classes) >= 15
+    for cls in classes:
+        assert issubclass(cls, coinrow.CoinrowError) and issubclass(cls, ValueError)
+        assert getattr(coinrow, cls.__name__) is cls and cls.__name__ in coinrow.__all__
+
+
+def test_optimal_owns_its_table_and_frees_it() -> None:
+    player = get("optimal")
+    assert isinstance(player, Optimal) and player is not get("optimal")
+    game = play([8, 15, 3, 7], player, get("greedy"))
+    assert game.totals == (22, 11)
+    assert player.subgames is not None and player.subgames.coins == (8, 15, 3, 7)
+    table = weakref.ref(player.subgames)
+    del player, game
+    gc.collect()
+    assert table() is None  # nothing else holds the table
+
+
+def test_table_memory_budget_is_honest_for_every_number_type() -> None:
+    assert Table([1, 2, 3], memory_budget=6 * 40).value_of(0, 2) == 4
+    with pytest.raises(errors.TableTooLargeError, match="40 bytes"):
+        Table([1, 2, 3], memory_budget=6 * 39)
+    with pytest.raises(errors.TableTooLargeError, match="1000 coins"):
+        Table([Decimal("1e99999")] * 999 + [Decimal("1e-5")])  # 100,004-digit sums
+    fractions = [Fraction(1, k) for k in range(1, 30)]
+    assert Table(fractions).value_of(0, 28) == solve(fractions).first_total
+
+
+def test_huge_ints_print_and_serialise_exactly() -> None:
+    big = 10**5000
+    solution = solve([big, 1])
+    assert solution.first_total == big
+    assert repr(solution).startswith("<Solution of 2 coins by reduction: first 1000")
+    data = json.loads(json.dumps(solution.to_dict()))
+    assert data["first_total"] == "1" + "0" * 5000 and data["second_total"] == 1
+    assert eval(repr(Game([big, 1], "L"))).totals == (big, 0)
+    with pytest.raises(errors.InvalidCoinError, match="100,000 digits"):
+        solve([10**100_001])
+    with pytest.raises(errors.InvalidCoinError, match="100,000 digits"):
+        solve(["9" * 100_001])
+
+
+@pytest.mark.parametrize(
+    ("row", "error"),
+    [
+        (b"12", errors.InvalidRowError),
+        ({1, 2}, errors.InvalidRowError),
+        ({1: 2}, errors.InvalidRowError),
+        (np.arange(4).reshape(2, 2), errors.InvalidRowError),
+        (None, errors.InvalidRowError),
+        ([[1, 2]], errors.InvalidCoinError),
+        (["1_000"], errors.InvalidCoinError),
+        (["\u0661\u0662"], errors.InvalidCoinError),
+        (["-inf"], errors.InvalidCoinError),
+        ([np.bool_(True)], errors.InvalidCoinError),
+    ],
+)
+def test_rows_that_are_not_rows_are_refused(row: object, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        solve(row)  # type: ignore[arg-type]
+
+
+def test_numpy_floats_are_exact_by_their_shortest_text() -> None:
+    assert solve(np.array([0.5, 1.5])).first_total == Decimal("1.5")
+    assert solve([np.float64(0.1), 1]).coins == (Decimal("0.1"), Decimal(1))
+
+
+def test_analysis_has_an_html_repr() -> None:
+    html = analyze([3, 2, 2, 3, 1, 2], "RLLLLL")._repr_html_()
+    assert html.count("<tr>") == 7 and "mistake" in html and "accuracy 67%" in html
+    with pytest.raises(errors.IllegalMoveError):
+        analyze([1, 2], None)  # type: ignore[arg-type]
