@@ -22,8 +22,8 @@ from .numbers import Value, exact_arithmetic, format_value, json_value, zero_lik
 MAX_COINS = 40
 
 View = Literal["total", "margin", "first"]
-#: What a cell can show: the most the player to move gets (``total``, :meth:`Table.value`),
-#: the mover's margin over the other player (``margin``, :meth:`Table.margin`), or the first
+#: What a cell can show: the most the player to move gets (``total``, :meth:`Table.value_of`),
+#: the mover's margin over the other player (``margin``, :meth:`Table.margin_of`), or the first
 #: player's points from that subgame on (``first``, the seed's table ``A``).
 VIEWS: tuple[View, ...] = ("total", "margin", "first")
 

@@ -6,7 +6,7 @@ arrows to the child cell(s) the optimal move(s) lead to (taking the left coin le
 and to the left), coloured by whose turn it is in that subgame.
 
 Every cell is a ``<g class="cell">`` carrying ``data-i``, ``data-j`` (0-based), ``data-value``
-(the exact number shown), ``data-moves`` (``L``, ``R`` or ``LR``, as :meth:`Table.moves`) and
+(the exact number shown), ``data-moves`` (``L``, ``R`` or ``LR``, as :meth:`Table.moves_of`) and
 ``data-player`` (``first`` or ``second``), so a web page can make the picture interactive.
 """
 

@@ -189,7 +189,7 @@ def linear(coins: Array) -> tuple[int, int]:
 
 @njit(cache=True, nogil=True)
 def cooperative(coins: Array) -> int:
-    """The cooperative total (see :mod:`coinrow.engines.cooperative`), swept in place."""
+    """The cooperative total (:func:`coinrow.strategies.cooperative_total`), swept in place."""
     n = coins.shape[0]
     best = np.zeros(n + 1, np.int64)
     for width in range(1, n + 1):
