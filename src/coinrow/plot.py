@@ -1,18 +1,36 @@
 """Charts with matplotlib for tournaments and censuses: grouped bars and histograms.
 
-matplotlib is imported inside each function (with the non-interactive ``Agg`` backend), so
-importing :mod:`coinrow` or this module never loads it. The file type follows the suffix of
-``path``: ``.png``, ``.svg`` or ``.pdf``. SVG and PDF output carry no date, so the same data
-gives the same file. Values are plotted as floats: a chart is a picture, not a result.
+Charts are drawn on a :class:`matplotlib.figure.Figure` directly, never through
+``matplotlib.pyplot``: drawing neither imports pyplot nor changes the caller's backend (a
+notebook's inline plots keep working), and the figure is freed like any other object.
+matplotlib is imported inside the functions only, so importing :mod:`coinrow` or this module
+never loads it; without it, drawing raises :class:`~coinrow.errors.MissingExtraError`
+("install coinrow[plot]").
+
+Two ways to use each chart:
+
+* :func:`grouped_bar_chart` and :func:`histogram` write a file and return its path. The file
+  type follows the suffix of ``path``: ``.png`` (120 dpi), ``.svg`` or ``.pdf``. SVG and PDF
+  output carry no date and SVG ids use a fixed salt, so the same data gives the same bytes.
+* :func:`grouped_bar_figure` and :func:`histogram_figure` return the ``Figure`` without
+  writing anything: show it in a notebook (the last expression of a cell, once the inline
+  backend is active, e.g. after ``%matplotlib inline``), change it, or write it with
+  :func:`save_figure`.
+
+Values are plotted as floats: a chart is a picture, not a result.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .errors import PictureError
+from .errors import MissingExtraError, PictureError
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: File suffixes the charts can be written as.
 FORMATS = (".png", ".svg", ".pdf")
@@ -27,44 +45,78 @@ def _check_path(path: str | Path) -> Path:
     return target
 
 
-def _figure(title: str, width: float = 8.0, height: float = 4.5) -> tuple[Any, Any]:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    figure, axes = plt.subplots(figsize=(width, height), layout="constrained")
+def _new_figure(title: str, width: float = 8.0, height: float = 4.5) -> tuple[Figure, Axes]:
+    try:
+        # The package first: an unimportable matplotlib fails here even if a submodule is
+        # still cached in sys.modules.
+        import matplotlib  # noqa: F401
+        from matplotlib.figure import Figure
+    except ImportError as error:
+        raise MissingExtraError("drawing a chart needs matplotlib", "plot") from error
+    figure = Figure(figsize=(width, height), layout="constrained")
+    axes = figure.add_subplot()
     axes.set_title(title)
     return figure, axes
 
 
-def _save(figure: Any, path: Path) -> Path:
-    import matplotlib.pyplot as plt
+def save_figure(figure: Figure, path: str | Path) -> Path:
+    """Write ``figure`` to ``path`` (``.png`` at 120 dpi, ``.svg`` or ``.pdf``, by suffix)
+    with no date and fixed SVG ids, so the same figure gives the same bytes; returns the path
+    (the cost is matplotlib's rendering). The caller's matplotlib settings are left as found.
+
+    >>> import tempfile, pathlib
+    >>> figure = histogram_figure("Margins", [0, 1, 1], "margin")
+    >>> save_figure(figure, pathlib.Path(tempfile.mkdtemp()) / "m.pdf").suffix
+    '.pdf'
+    """
+    target = _check_path(path)
+    import matplotlib
 
     metadata: dict[str, Any] = {"svg": {"Date": None}, "pdf": {"CreationDate": None}}.get(
-        path.suffix.lower().lstrip("."), {}
+        target.suffix.lower().lstrip("."), {}
     )
-    try:
-        with _fixed_hash_salt():
-            figure.savefig(path, dpi=120, metadata=metadata or None)
-    finally:
-        plt.close(figure)
-    return path
+    # SVG ids derive from a random salt unless it is fixed; rc_context restores it after.
+    with matplotlib.rc_context({"svg.hashsalt": "coinrow"}):
+        figure.savefig(target, dpi=120, metadata=metadata or None)
+    return target
 
 
-class _fixed_hash_salt:
-    """SVG ids derive from a random salt unless it is fixed: fix it for repeatable files."""
+def _check_series(categories: Sequence[str], series: dict[str, list[float]]) -> None:
+    for name, values in series.items():
+        if len(values) != len(categories):
+            raise PictureError(
+                f"series {name!r} has {len(values)} values for {len(categories)} categories"
+            )
 
-    def __enter__(self) -> None:
-        import matplotlib
 
-        self.saved = matplotlib.rcParams["svg.hashsalt"]
-        matplotlib.rcParams["svg.hashsalt"] = "coinrow"
+def grouped_bar_figure(
+    title: str,
+    categories: list[str],
+    series: dict[str, list[float]],
+    ylabel: str,
+) -> Figure:
+    """The figure :func:`grouped_bar_chart` writes: bars grouped by category, one colour per
+    series, with a legend and a zero line (O(c * s) for c categories and s series, plus
+    matplotlib's fixed cost).
 
-    def __exit__(self, *exc: object) -> None:
-        import matplotlib
-
-        matplotlib.rcParams["svg.hashsalt"] = self.saved
+    >>> figure = grouped_bar_figure("Wins", ["greedy", "parity"], {"vs table": [3, 5]}, "wins")
+    >>> [axes.get_title() for axes in figure.axes]
+    ['Wins']
+    """
+    _check_series(categories, series)
+    width = max(6.0, 1.2 + 0.5 * len(categories) * max(len(series), 1))
+    figure, axes = _new_figure(title, width=width)
+    bar = 0.8 / max(len(series), 1)
+    for index, (name, values) in enumerate(series.items()):
+        offsets = [k - 0.4 + bar * (index + 0.5) for k in range(len(categories))]
+        axes.bar(offsets, [float(value) for value in values], bar, label=name)
+    axes.set_xticks(range(len(categories)), categories, rotation=30 if len(categories) > 6 else 0)
+    axes.set_ylabel(ylabel)
+    axes.axhline(0, color="#444", linewidth=0.8)
+    if series:
+        axes.legend()
+    axes.grid(axis="y", alpha=0.3)
+    return figure
 
 
 def grouped_bar_chart(
@@ -83,24 +135,32 @@ def grouped_bar_chart(
     'wins.svg'
     """
     target = _check_path(path)
-    for name, values in series.items():
-        if len(values) != len(categories):
-            raise PictureError(
-                f"series {name!r} has {len(values)} values for {len(categories)} categories"
-            )
-    figure, axes = _figure(title, width=max(6.0, 1.2 + 0.5 * len(categories) * max(len(series), 1)))
-    count = max(len(series), 1)
-    bar = 0.8 / count
-    for index, (name, values) in enumerate(series.items()):
-        offsets = [k - 0.4 + bar * (index + 0.5) for k in range(len(categories))]
-        axes.bar(offsets, [float(value) for value in values], bar, label=name)
-    axes.set_xticks(range(len(categories)), categories, rotation=30 if len(categories) > 6 else 0)
-    axes.set_ylabel(ylabel)
-    axes.axhline(0, color="#444", linewidth=0.8)
-    if series:
-        axes.legend()
+    return save_figure(grouped_bar_figure(title, categories, series, ylabel), target)
+
+
+def histogram_figure(
+    title: str,
+    values: Sequence[Any],
+    xlabel: str,
+    bins: int | Sequence[float] | None = None,
+) -> Figure:
+    """The figure :func:`histogram` writes: counts of ``values`` on the y axis; whole numbers
+    spanning at most 60 values get one bar each, otherwise ``bins`` (default: matplotlib's
+    ``"auto"``) (O(len(values)), plus matplotlib's fixed cost).
+
+    >>> figure = histogram_figure("Margins", [0, 1, 1, 2, 5], "margin")
+    >>> len(figure.axes[0].patches)  # one bar per whole number from 0 to 5
+    6
+    """
+    numbers = [float(value) for value in values]
+    figure, axes = _new_figure(title)
+    chosen: Any = bins if bins is not None else integer_bins(numbers) or "auto"
+    if numbers:
+        axes.hist(numbers, bins=chosen, color="#1f5fbf", edgecolor="white")
+    axes.set_xlabel(xlabel)
+    axes.set_ylabel("count")
     axes.grid(axis="y", alpha=0.3)
-    return _save(figure, target)
+    return figure
 
 
 def histogram(
@@ -120,15 +180,7 @@ def histogram(
     '.png'
     """
     target = _check_path(path)
-    numbers = [float(value) for value in values]
-    figure, axes = _figure(title)
-    chosen: Any = bins if bins is not None else integer_bins(numbers) or "auto"
-    if numbers:
-        axes.hist(numbers, bins=chosen, color="#1f5fbf", edgecolor="white")
-    axes.set_xlabel(xlabel)
-    axes.set_ylabel("count")
-    axes.grid(axis="y", alpha=0.3)
-    return _save(figure, target)
+    return save_figure(histogram_figure(title, values, xlabel, bins), target)
 
 
 def integer_bins(numbers: Sequence[float], widest: int = 60) -> list[float] | None:
