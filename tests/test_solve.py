@@ -172,9 +172,33 @@ def test_game_undo_and_errors() -> None:
         Game([1, 2], "X")
 
 
-def test_import_is_light() -> None:
-    heavy = ("numba", "numpy", "matplotlib", "typer", "rich")
-    assert modules_loaded_after("import coinrow; coinrow.solve(list(range(10)))", heavy) == []
+#: Optional packages (extras) and the CLI's Typer and Rich: the library's pure-Python paths
+#: must import none of them.
+HEAVY = ("numpy", "numba", "matplotlib", "pyarrow", "fastapi", "dask", "typer", "rich")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import coinrow",
+        "import coinrow; coinrow.solve(list(range(10))).to_dict()",
+        "import coinrow; t = coinrow.Table([1, 2, 4, 3]); t.value_of(0, 3); t.line",
+        "import coinrow; coinrow.analyze([1, 2, 4, 3], 'LRLR')._repr_html_()",
+        "import coinrow; s = coinrow.solve([3, 1, 2]); s.transcript; s._repr_svg_()",
+        "import coinrow, coinrow.svg; coinrow.svg.triangle([1, 2, 4, 3])",
+        "import coinrow; coinrow.Game([1, 2, 4, 3], 'LR').totals; coinrow.best_moves([1, 2])",
+        "import coinrow; coinrow.parse_records('1 2 4 3\\nLRLR\\n'); coinrow.greedy_total([1, 2])",
+        "import coinrow.plot, coinrow.io, coinrow.engines.dispatch, coinrow.errors",
+    ],
+)
+def test_pure_python_paths_import_no_extra(code: str) -> None:
+    assert modules_loaded_after(code, HEAVY) == []
+
+
+def test_the_text_triangle_needs_only_rich() -> None:
+    # It returns a rich.text.Text, so Rich (a core dependency) is loaded, and nothing else.
+    code = "import coinrow.text; str(coinrow.text.triangle([1, 2, 4, 3]))"
+    assert modules_loaded_after(code, HEAVY) == ["rich"]
 
 
 @pytest.mark.parametrize("row", [5, None, 3.5])
