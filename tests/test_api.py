@@ -67,6 +67,11 @@ def test_records_are_immutable_all_the_way_down() -> None:
     assert hash(record) == before and record == Record([3, 2], "l", {"players": " A vs B "})
     assert eval(repr(record)) == record
     assert Record([]).coins == () and Record([]).finished
+    from coinrow.record import parse_records
+
+    empty = Record([], "", {"date": "today"})
+    assert empty.to_text() == "# date: today\n-\n"
+    assert parse_records(empty.to_text() + "\n" + empty.to_text()).records == [empty, empty]
 
 
 def test_results_that_look_like_values_are_hashable() -> None:
@@ -81,6 +86,15 @@ def test_results_that_look_like_values_are_hashable() -> None:
         assert hash(value) == hash(value)
     with pytest.raises(AttributeError):
         values[0].margin = 0
+
+
+def test_subgames_and_strategies_edge_cases() -> None:
+    from coinrow.subgames import Subgames
+
+    for limit in (0, None):  # the reduction path and the table path
+        assert Subgames([1, 2], table_limit=limit).moves_of(1, 0) == ""
+    with pytest.raises(errors.UnknownStrategyError, match="choose one of: optimal"):
+        get("os:system", allow_user=False)  # a server never imports code its clients name
 
 
 def test_every_error_class_is_exported_under_coinrow_error() -> None:

@@ -9,7 +9,8 @@ A record is optional header lines ``# key: value``, a line of coins and a line o
 
 Records are separated by blank lines. The moves line may be missing (no move played yet) and
 may be shorter than the row (an unfinished game); moves may be spaced, comma separated or
-lower case. Other lines starting with ``#`` and without ``key:`` are comments and are dropped.
+lower case. An empty row is written as the coins line ``-``. Other lines starting with ``#``
+and without ``key:`` are comments and are dropped.
 :func:`parse_records` never raises on bad text: it keeps every good record and returns one
 :class:`~coinrow.errors.RecordError` (with its line number) per bad record.
 """
@@ -124,7 +125,7 @@ class Record:
         L
         """
         lines = [f"# {key}: {value}".rstrip() for key, value in self.headers.items()]
-        lines.append(" ".join(format_value(coin) for coin in self.coins))
+        lines.append(" ".join(format_value(coin) for coin in self.coins) or EMPTY_ROW)
         if self.moves:
             lines.append(self.moves)
         return "\n".join(lines) + "\n"
@@ -190,6 +191,10 @@ def _blocks(lines: Sequence[str]) -> Iterable[list[tuple[int, str]]]:
         yield block
 
 
+#: The coins line of a record whose row is empty (a valid game worth 0).
+EMPTY_ROW = "-"
+
+
 def _parse_block(block: list[tuple[int, str]]) -> Record:
     headers: dict[str, str] = {}
     data: list[tuple[int, str]] = []
@@ -214,7 +219,7 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
         raise RecordError(block[-1][0], "the record has no coins line")
     coins_number, coins_text = data[0]
     try:
-        coins = parse_coins(coins_text)
+        coins = [] if coins_text == EMPTY_ROW else parse_coins(coins_text)
     except CoinrowError as error:
         raise RecordError(coins_number, str(error)) from None
     moves_number, moves_text = data[1] if len(data) == 2 else (coins_number, "")

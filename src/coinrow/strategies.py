@@ -388,13 +388,14 @@ def _integer(text: str, what: str, name: str) -> int:
         raise StrategyParameterError(f"{name}: {what} must be an integer, got {text!r}") from None
 
 
-def get(name: str, seed: int | None = None) -> Strategy:
+def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strategy:
     """The strategy called ``name`` (O(1) for built-ins; imports the module otherwise).
 
     Parameters follow a colon: ``lookahead:3``, ``random:42``, ``optimal:right``,
     ``optimal:random:7``. ``seed`` seeds the random strategies whose name gives no seed
     (``None``: fresh entropy). Any other ``module:function`` imports a user strategy (the
-    current directory is searched too). Unknown names raise
+    current directory is searched too) unless ``allow_user`` is false (a server must never
+    import code named by its clients). Unknown names raise
     :class:`~coinrow.errors.UnknownStrategyError` listing the choices.
 
     >>> get("greedy") is greedy, get("lookahead:3").__name__
@@ -416,9 +417,10 @@ def get(name: str, seed: int | None = None) -> Strategy:
         return lookahead(depth)
     if base == "random":
         return RandomStrategy(_integer(parameter, "the seed", name) if parameter else seed)
-    if parameter and base:
+    if parameter and base and allow_user:
         return _import_strategy(base, parameter)
-    raise UnknownStrategyError(f"unknown strategy {name!r}; choose one of: {_choices()}")
+    choices = _choices() if allow_user else ", ".join(names())
+    raise UnknownStrategyError(f"unknown strategy {name!r}; choose one of: {choices}")
 
 
 def _optimal_by_ties(parameter: str, seed: int | None, name: str) -> Strategy:

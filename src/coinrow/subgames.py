@@ -83,7 +83,10 @@ class Subgames:
             return halve(self.total_of(lo, hi) + reduction.margin(self.coins[lo : hi + 1]))
 
     def moves_of(self, lo: int, hi: int) -> str:
-        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"`` (O(1) table, O(n) else)."""
+        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"``; ``""`` when ``lo > hi``
+        (no coin left) (O(1) table, O(n) else)."""
+        if lo > hi:
+            return ""
         if self.table is not None:
             return self.table.moves_of(lo, hi)
         with exact_arithmetic():
