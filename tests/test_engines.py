@@ -1,4 +1,5 @@
-"""Every engine against the exhaustive game tree, and the reduction exhaustively."""
+"""Every engine, Table and Subgames against the tests' own oracle (plain minimax in
+tests/oracle.py, not an engine), and the reduction exhaustively."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
+import oracle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -14,24 +16,81 @@ from oracle import assert_line_optimal
 
 import coinrow
 from coinrow import ENGINES, Table, solve
-from coinrow.engines import brute, reduction
+from coinrow.engines import reduction
+from coinrow.numbers import Value
+from coinrow.subgames import Subgames
 
-FAST_ENGINES = [engine for engine in ENGINES if engine != "brute"]
+
+def rows_over(alphabet: tuple[int, ...], length: int, first: int | None) -> list[tuple[int, ...]]:
+    """Every row of ``length`` coins from ``alphabet``; only those starting with ``first``
+    unless it is None (to split the longest lengths between test workers)."""
+    rows = itertools.product(alphabet, repeat=length)
+    return [coins for coins in rows if first is None or coins[0] == first]
 
 
-@pytest.mark.parametrize("length", range(10))
-def test_every_engine_matches_brute_on_all_small_rows(length: int) -> None:
-    """Every row over {0,1,2} up to length 9 (29,524 rows in all)."""
-    checked = 0
-    for coins in itertools.product((0, 1, 2), repeat=length):
-        oracle, table = brute.solve(coins), Table(coins)
-        for engine in FAST_ENGINES:
+SMALL_SLICES = [(length, None) for length in range(9)] + [(9, first) for first in range(3)]
+
+
+@pytest.mark.parametrize(("length", "first"), SMALL_SLICES)
+def test_every_engine_matches_the_oracle_on_all_small_rows(length: int, first: int | None) -> None:
+    """Every row over {0,1,2} up to length 9 (29,524 rows), every engine including brute."""
+    rows = rows_over((0, 1, 2), length, first)
+    for coins in rows:
+        margin, first_moves = oracle.margin(coins), oracle.best_moves(coins) if coins else ""
+        for engine in ENGINES:
             result = coinrow.engines.run(engine, coins)
-            assert result.margin == oracle.margin, (coins, engine)
-            assert result.first_moves == oracle.first_moves, (coins, engine)
-            assert_line_optimal(coins, result.line, table)
-        checked += 1
-    assert checked == 3**length
+            assert result.margin == margin, (coins, engine)
+            assert result.first_moves == first_moves, (coins, engine)
+            assert_line_optimal(coins, result.line)
+    assert len(rows) == (3**length if first is None else 3 ** (length - 1))
+
+
+def check_position_solvers(coins: list[Value]) -> None:
+    """Every subgame of a full Table and of both Subgames paths (table and reductions)."""
+    n, memo = len(coins), oracle.solved(coins)
+    value = {(lo, hi): memo.value(lo, hi) for lo in range(n + 1) for hi in range(lo - 1, n)}
+    total = {(lo, hi): memo.total(lo, hi) for lo in range(n + 1) for hi in range(lo - 1, n)}
+    table = Table(coins)
+    by_table, by_reduction = Subgames(coins), Subgames(coins, table_limit=0)
+    assert by_table.table is not None and by_reduction.table is None
+    for lo in range(n):
+        for hi in range(lo, n):
+            here, moves = (lo, hi), memo.best_moves(lo, hi)
+            assert table.value_of(lo, hi) == value[here], (coins, here)
+            assert table.margin_of(lo, hi) == memo.margin(lo, hi), (coins, here)
+            assert table.total_of(lo, hi) == total[here], (coins, here)
+            assert table.moves_of(lo, hi) == moves, (coins, here)
+            after = {
+                "L": coins[lo] + total[lo + 1, hi] - value[lo + 1, hi],
+                "R": coins[hi] + total[lo, hi - 1] - value[lo, hi - 1],
+            }
+            for sub in (by_table, by_reduction):
+                assert sub.value_of(lo, hi) == value[here], (coins, here)
+                assert sub.moves_of(lo, hi) == moves, (coins, here)
+                assert sub.total_of(lo, hi) == total[here], (coins, here)
+                for move in "LR":
+                    assert sub.value_after(lo, hi, move) == after[move], (coins, here, move)
+    assert by_reduction.value_of(n, n - 1) == 0  # an empty subgame
+    assert_line_optimal(coins, table.line)
+
+
+@pytest.mark.parametrize("length", range(1, 6))
+def test_table_and_subgames_match_the_oracle_on_every_subgame(length: int) -> None:
+    """Every subgame of every row over {0,1,2} up to length 5 (363 rows, 4,647 subgames)."""
+    for coins in itertools.product((0, 1, 2), repeat=length):
+        check_position_solvers(list(coins))
+
+
+exact_values = st.one_of(
+    st.lists(st.integers(-(10**20), 10**20), min_size=1, max_size=12),
+    st.lists(st.decimals(-100, 100, places=2), min_size=1, max_size=12),
+    st.lists(st.fractions(-10, 10, max_denominator=9), min_size=1, max_size=12),
+)
+
+
+@given(exact_values)
+def test_table_and_subgames_match_the_oracle_on_exact_rows(coins: list[Value]) -> None:
+    check_position_solvers(coins)
 
 
 def _margin_tables(rows: np.ndarray) -> np.ndarray:
@@ -66,6 +125,8 @@ def test_reduction_exhaustively_over_0123(length: int, first: int | None) -> Non
     )
     margins = _margin_tables(rows)
     for r, row in enumerate(rows.tolist()):
+        if r % 997 == 0:  # the vectorised recurrence itself, against the oracle
+            assert margins[0, length - 1, r] == oracle.margin(row), row
         assert reduction.margin(row) == margins[0, length - 1, r], row
         lo, hi = 0, length - 1
         for move in reduction.optimal_line(row):
@@ -82,50 +143,54 @@ values = st.integers(min_value=-50, max_value=50)
 
 
 @given(st.lists(values, max_size=14))
-def test_hypothesis_rows_match_brute(coins: list[int]) -> None:
-    oracle = brute.solve(coins)
-    for engine in FAST_ENGINES:
+def test_hypothesis_rows_match_the_oracle(coins: list[int]) -> None:
+    for engine in ENGINES:
         solution = solve(coins, engine=engine)
-        assert solution.margin == oracle.margin
-        assert solution.first_moves == oracle.first_moves
+        assert solution.margin == oracle.margin(coins)
+        assert solution.first_moves == (oracle.best_moves(coins) if coins else "")
+        assert solution.first_total == oracle.first_total(coins)
         assert_line_optimal(coins, solution.line)
 
 
 @given(st.lists(st.integers(min_value=-(10**30), max_value=10**30), min_size=1, max_size=60))
-def test_reduction_on_longer_rows_matches_table(coins: list[int]) -> None:
-    table = Table(coins)
-    solution = solve(coins)
-    assert solution.margin == table.margin_of(0, len(coins) - 1)
-    assert solution.first_total == table.value_of(0, len(coins) - 1)
-    assert_line_optimal(coins, solution.line, table)
-    for engine in ("memo", "linear", "table"):
-        assert solve(coins, engine=engine).margin == solution.margin
+def test_fast_engines_on_longer_rows_match_the_oracle(coins: list[int]) -> None:
+    for engine in ("reduction", "memo", "linear", "table"):
+        solution = solve(coins, engine=engine)
+        assert solution.margin == oracle.margin(coins), engine
+        assert solution.first_total == oracle.first_total(coins), engine
+        assert solution.first_moves == oracle.best_moves(coins), engine
+        assert_line_optimal(coins, solution.line)
 
 
 @given(st.lists(st.integers(min_value=0, max_value=9), min_size=1, max_size=30), st.data())
-def test_best_moves_of_any_subgame_match_table(coins: list[int], data: st.DataObject) -> None:
+def test_best_moves_of_any_subgame_match_the_oracle(coins: list[int], data: st.DataObject) -> None:
     lo = data.draw(st.integers(0, len(coins) - 1))
     hi = data.draw(st.integers(lo, len(coins) - 1))
-    assert coinrow.best_moves(coins, lo, hi) == Table(coins).moves_of(lo, hi)
+    assert coinrow.best_moves(coins, lo, hi) == oracle.best_moves(coins, lo, hi)
+    assert coinrow.best_moves(coins) == oracle.best_moves(coins)
 
 
 @given(
     st.lists(st.fractions(min_value=-10, max_value=10, max_denominator=12), min_size=1, max_size=10)
 )
-def test_fraction_rows_match_brute(coins: list[Fraction]) -> None:
-    oracle = brute.solve(coins)
+def test_fraction_rows_match_the_oracle(coins: list[Fraction]) -> None:
     for engine in ENGINES:
         solution = solve(coins, engine=engine)
-        assert solution.margin == oracle.margin
+        assert solution.margin == oracle.margin(coins)
+        assert solution.first_total == oracle.first_total(coins)
+        assert solution.first_moves == oracle.best_moves(coins)
+        assert_line_optimal(coins, solution.line)
         assert isinstance(solution.first_total, Fraction)
 
 
 @given(st.lists(st.decimals(min_value=-100, max_value=100, places=3), min_size=1, max_size=10))
-def test_decimal_rows_match_brute(coins: list[Decimal]) -> None:
-    oracle = brute.solve(coins)
+def test_decimal_rows_match_the_oracle(coins: list[Decimal]) -> None:
     for engine in ENGINES:
         solution = solve(coins, engine=engine)
-        assert solution.margin == oracle.margin
+        assert solution.margin == oracle.margin(coins)
+        assert solution.first_total == oracle.first_total(coins)
+        assert solution.first_moves == oracle.best_moves(coins)
+        assert_line_optimal(coins, solution.line)
         assert solution.first_total + solution.second_total == sum(coins)
 
 
@@ -151,7 +216,8 @@ def test_huge_ints_stay_exact() -> None:
     coins = [10**40 + 1, 3, 10**40, 7]
     solution = solve(coins)
     assert solution.first_total + solution.second_total == sum(coins)
-    assert solution.margin == brute.solve(coins).margin
+    assert solution.margin == oracle.margin(coins)
+    assert solution.first_total == oracle.first_total(coins)
 
 
 @given(st.lists(st.integers(min_value=-20, max_value=20), max_size=80))

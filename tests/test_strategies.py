@@ -1,4 +1,5 @@
-"""Strategies: the registry, each built-in against brute force, and the blog's examples."""
+"""Strategies: the registry, each built-in against the tests' oracle and plain recursion,
+and the blog's examples."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import assert_line_optimal
+from oracle import assert_line_optimal, best_moves, first_total
 
 import coinrow
-from coinrow import Game, Position, Table
+from coinrow import Game, Position
 from coinrow.errors import StrategyParameterError, UnknownStrategyError
 from coinrow.numbers import Value
 from coinrow.strategies import (
@@ -117,15 +118,14 @@ def test_library_strategy_by_dotted_module() -> None:
 def test_optimal_policies_play_optimal_lines(length: int) -> None:
     policies: list[Strategy] = [optimal, optimal_right, Optimal("random", seed=length)]
     for coins in itertools.product((0, 1, 2), repeat=length):
-        table = Table(coins)
         for first in policies:
             for second in policies:
-                assert_line_optimal(coins, play(coins, first, second).line, table)
+                assert_line_optimal(coins, play(coins, first, second).line)
 
 
 def test_tie_policies_differ_only_on_ties() -> None:
     for position in all_positions([1, 2, 4, 3, 3, 1]):
-        moves = Table(position.coins).moves_of(position.lo, position.hi)
+        moves = best_moves(position.coins, position.lo, position.hi)
         assert optimal(position) == moves[0]
         assert optimal_right(position) == moves[-1]
     start = Position.start([1, 2, 4, 3])  # both first moves optimal
@@ -137,13 +137,12 @@ def test_tie_policies_differ_only_on_ties() -> None:
 
 def test_optimal_on_long_rows_uses_reductions() -> None:
     coins = [(7 * i * i + 3 * i) % 11 for i in range(600)]  # longer than the table limit
-    table = Table(coins)
     assert Subgames(coins).table is None
     start = Position.start(coins)
     for lo, hi in [(0, 599), (5, 550), (100, 101), (42, 42), (1, 598)]:
         position = Position(start.coins, lo, hi)
-        assert optimal(position) == table.moves_of(lo, hi)[0]
-        assert optimal_right(position) == table.moves_of(lo, hi)[-1]
+        assert optimal(position) == best_moves(coins, lo, hi)[0]
+        assert optimal_right(position) == best_moves(coins, lo, hi)[-1]
 
 
 def test_optimal_exact_numbers() -> None:
@@ -151,11 +150,8 @@ def test_optimal_exact_numbers() -> None:
         Decimal("0.3"),
         Decimal("0.3"),
     )
-    game = play([Fraction(1, 3), Fraction(1, 2), Fraction(1, 7)], optimal, optimal)
-    assert (
-        game.totals[0]
-        == coinrow.solve([Fraction(1, 3), Fraction(1, 2), Fraction(1, 7)]).first_total
-    )
+    thirds = [Fraction(1, 3), Fraction(1, 2), Fraction(1, 7)]
+    assert play(thirds, optimal, optimal).totals[0] == first_total(thirds) == Fraction(10, 21)
 
 
 # --- greedy, parity, lookahead, random ------------------------------------------------------
@@ -170,8 +166,8 @@ def test_lookahead_is_depth_limited_minimax(coins: list[int]) -> None:
             right = coins[hi] - brute_margin(coins, lo, hi - 1, depth - 1) if depth else 0
             assert lookahead(depth)(position) == ("L" if left >= right else "R")
         assert lookahead(1)(position) == greedy(position)
-        assert lookahead(hi - lo + 1)(position) == optimal(position)
-        assert lookahead(100)(position) == optimal(position)
+        assert lookahead(hi - lo + 1)(position) == best_moves(coins, lo, hi)[0]
+        assert lookahead(100)(position) == best_moves(coins, lo, hi)[0]
 
 
 def test_lookahead_rejects_bad_depths() -> None:
@@ -264,7 +260,7 @@ def test_thibault_rules_one_by_one() -> None:
 )
 def test_blog_counterexamples(strategy: Strategy, coins: list[int], got: int, best: int) -> None:
     assert play(coins, strategy, optimal).totals[0] == got
-    assert coinrow.solve(coins).first_total == best
+    assert first_total(coins) == best
 
 
 @given(rows)
