@@ -1,4 +1,4 @@
-"""Move-by-move analysis against the Table and brute force, for short and long rows."""
+"""Move-by-move analysis against the tests' oracle (tests/oracle.py), short and long rows."""
 
 from __future__ import annotations
 
@@ -7,14 +7,14 @@ import random
 from decimal import Decimal
 from fractions import Fraction
 
+import oracle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import coinrow
-from coinrow import IllegalMoveError, Table
+from coinrow import IllegalMoveError
 from coinrow.analysis import analyze, label_for, typical_coin
-from coinrow.engines import brute
 from coinrow.subgames import Subgames
 
 lines = st.text(alphabet="LR", max_size=12)
@@ -34,33 +34,39 @@ def test_seed_example_opening_right_loses_one() -> None:
     assert game.finished and game.first.final_total == 7
 
 
-def check_against_table(coins: tuple[int, ...], line: str) -> None:
-    table, game = Table(coins), analyze(coins, line)
+def check_against_oracle(
+    coins: tuple[int, ...], line: str, subgames: Subgames | None = None, steps: int | None = None
+) -> None:
+    """The first ``steps`` moves (all by default) of the analysis of ``line``."""
+    game = analyze(coins, line, subgames)
     assert len(game.moves) == len(line)
     lo, hi, taken = 0, len(coins) - 1, [0, 0]
-    for step, move in enumerate(line):
+    for step, move in enumerate(line[:steps]):
         entry, mover = game.moves[step], step % 2
-        assert entry.guaranteed_before == taken[mover] + table.value_of(lo, hi)
-        assert entry.best_moves == table.moves_of(lo, hi)
-        assert (entry.loss == 0) == (move in table.moves_of(lo, hi))
+        best = oracle.best_moves(coins, lo, hi)
+        assert entry.guaranteed_before == taken[mover] + oracle.value(coins, lo, hi)
+        assert entry.best_moves == best
+        assert (entry.loss == 0) == (move in best)
         assert entry.loss >= 0 and (entry.label == "best") == (entry.loss == 0)
         taken[mover] += coins[lo] if move == "L" else coins[hi]
         lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
-        rest = table.total_of(lo, hi) - table.value_of(lo, hi) if lo <= hi else 0
+        rest = oracle.total(coins, lo, hi) - oracle.value(coins, lo, hi)
         assert entry.guaranteed_after == taken[mover] + rest
+        assert entry.loss == entry.guaranteed_before - entry.guaranteed_after
         assert (entry.first_total, entry.second_total) == tuple(taken)
 
 
 @pytest.mark.parametrize("length", range(1, 6))
 def test_every_line_of_small_rows(length: int) -> None:
+    """Every line of every row over {0,1,3} up to length 5 (18,150 games)."""
     for coins in itertools.product((0, 1, 3), repeat=length):
         for line in itertools.product("LR", repeat=length):
-            check_against_table(coins, "".join(line))
+            check_against_oracle(coins, "".join(line))
 
 
 @given(st.lists(st.integers(-20, 20), min_size=1, max_size=14), lines)
 def test_random_games_and_unfinished_ones(coins: list[int], line: str) -> None:
-    check_against_table(tuple(coins), line[: len(coins)])
+    check_against_oracle(tuple(coins), line[: len(coins)])
 
 
 @given(st.lists(st.integers(-9, 9), min_size=1, max_size=12), lines)
@@ -72,31 +78,23 @@ def test_totals_follow_the_losses(coins: list[int], line: str) -> None:
     first, second = game.first, game.second
     assert first.final_total == first.guaranteed_start - first.total_loss + second.total_loss
     assert second.final_total == second.guaranteed_start - second.total_loss + first.total_loss
-    assert first.guaranteed_start == brute.solve(coins).margin / 2 + sum(coins) / 2
+    assert first.guaranteed_start == oracle.first_total(coins)
 
 
 @given(st.lists(st.integers(-9, 9), min_size=1, max_size=14), lines)
-def test_reduction_path_agrees_with_table_path(coins: list[int], line: str) -> None:
+def test_table_and_reduction_paths_match_the_oracle(coins: list[int], line: str) -> None:
     line = line[: len(coins)]
-    by_table = analyze(coins, line, Subgames(coins))
-    by_reduction = analyze(coins, line, Subgames(coins, table_limit=0))
-    assert by_reduction.moves == by_table.moves
+    for subgames in (Subgames(coins), Subgames(coins, table_limit=0)):
+        check_against_oracle(tuple(coins), line, subgames)
 
 
 def test_long_row_beyond_the_table_limit() -> None:
     rng = random.Random(7)
     coins = [rng.randint(1, 9) for _ in range(600)]
     line = "".join(rng.choice("LR") for _ in range(600))
-    game = analyze(coins, line)
     assert Subgames(coins).table is None  # the reduction path
-    table = Table(coins)  # built here only to check
-    lo, hi, taken = 0, 599, [0, 0]
-    for step, move in enumerate(line[:60]):
-        entry = game.moves[step]
-        assert entry.best_moves == table.moves_of(lo, hi)
-        assert entry.guaranteed_before == taken[step % 2] + table.value_of(lo, hi)
-        taken[step % 2] += entry.coin
-        lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
+    check_against_oracle(tuple(coins), line, steps=60)
+    game = analyze(coins, line)
     assert game.first.final_total + game.second.final_total == sum(coins)
 
 

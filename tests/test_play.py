@@ -8,9 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import oracle
 import pytest
 
-from coinrow import Table, read_records
+from coinrow import read_records
 from coinrow.cli import main
 
 
@@ -47,12 +48,12 @@ def test_play_through_stdin_save_and_analyze(tmp_path: Path) -> None:
     (game,) = json.loads(analysis.stdout)["games"]
     assert game["headers"]["players"] == "you vs optimal" and game["summary"]["first"]["moves"] == 3
     moves = game["moves"]
-    table, lo, hi = Table(record.coins), 0, 5
+    lo, hi = 0, 5
     taken = [0, 0]
     for step, (move, entry) in enumerate(zip(record.moves, moves, strict=True)):
         assert entry["move"] == move
-        assert entry["best_moves"] == table.moves_of(lo, hi)
-        assert entry["guaranteed_before"] == taken[step % 2] + table.value_of(lo, hi)
+        assert entry["best_moves"] == oracle.best_moves(record.coins, lo, hi)
+        assert entry["guaranteed_before"] == taken[step % 2] + oracle.value(record.coins, lo, hi)
         assert entry["loss"] == 0 and entry["label"] == "best"  # both sides played optimally
         taken[step % 2] += record.coins[lo] if move == "L" else record.coins[hi]
         lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
@@ -72,9 +73,8 @@ def test_play_second_against_greedy_with_a_mistake(
     assert main(["analyze", str(saved), "--json"]) == 0
     moves = json.loads(capsys.readouterr().out)["games"][0]["moves"]
     assert [m["label"] for m in moves][1] != "best" and moves[1]["best_moves"] == "L"
-    table = Table([8, 15, 3, 7])
-    before = table.value_of(1, 3)
-    after = 7 + table.total_of(1, 2) - table.value_of(1, 2)
+    before = oracle.value([8, 15, 3, 7], 1, 3)
+    after = 7 + oracle.total([8, 15, 3, 7], 1, 2) - oracle.value([8, 15, 3, 7], 1, 2)
     assert moves[1]["loss"] == before - after
 
 
