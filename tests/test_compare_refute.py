@@ -10,10 +10,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+import oracle
 import pytest
 
 import coinrow
-from coinrow import Position, Table
+from coinrow import Position
 from coinrow.cli import main
 from coinrow.errors import InvalidOptionError, UnknownStrategyError
 from coinrow.numbers import Value, ValueSpec
@@ -143,36 +144,32 @@ def test_cli_errors(args: list[str], message: str, capsys: pytest.CaptureFixture
 
 
 def brute_worst(coins: Sequence[Value], strategy: Strategy) -> Value:
-    """The strategy's total against the optimal opponent that hurts it most, by plain recursion."""
-    table = Table(coins)
-
-    def search(position: Position) -> Value:
-        if position.is_over:
-            return 0
-        if position.turn == "first":
-            move = strategy(position)
-            return coins[position.coin_index(move)] + search(position.play(move))
-        return min(search(position.play(m)) for m in table.moves_of(position.lo, position.hi))
-
-    return search(Position.start(coins))
+    """The strategy's total against the optimal opponent that hurts it most, by the oracle."""
+    start = Position.start(coins)
+    return oracle.worst_case_total(coins, lambda lo, hi: strategy(Position(start.coins, lo, hi)))
 
 
 @pytest.mark.parametrize("name", ["greedy", "parity", "thibault", "thibault3", "lookahead:2"])
-def test_worst_line_matches_plain_recursion(name: str) -> None:
+def test_worst_line_and_check_row_match_the_oracle(name: str) -> None:
+    """Every row over {1,2,3} up to length 6 (1,092 rows) for each strategy."""
     strategy = get(name)
     for length in range(1, 7):
         for coins in itertools.product((1, 2, 3), repeat=length):
             total, line = worst_line(coins, strategy)
             assert total == brute_worst(coins, strategy), coins
-            optimum = Table(coins).value_of(0, length - 1)
-            assert (check_row(coins, strategy) is None) == (total >= optimum), coins
+            optimum = oracle.first_total(coins)
+            found = check_row(coins, strategy)
+            assert (found is None) == (total >= optimum), coins
+            if found is not None:
+                assert (found.strategy_total, found.optimal_total) == (total, optimum)
+                assert found.strategy_line == line
+                oracle.assert_line_optimal(coins, found.optimal_line)
             game = coinrow.Game(coins, line)
             assert game.totals[0] == total
             # the opponent's moves on the line are optimal
-            table = Table(coins)
             for step, (position, move) in enumerate(game.iter_moves()):
                 if step % 2:
-                    assert move in table.moves_of(position.lo, position.hi)
+                    assert move in oracle.best_moves(coins, position.lo, position.hi)
                 else:
                     assert move == strategy(position)
 
@@ -211,7 +208,7 @@ def test_refute_finds_counterexamples_within_length_6(
     (example,) = data["counterexamples"]
     coins = example["coins"]
     assert len(coins) <= 6 and set(coins) <= {1, 2, 3, 5}
-    assert example["strategy_total"] < example["optimal_total"] == coinrow.solve(coins).first_total
+    assert example["strategy_total"] < example["optimal_total"] == oracle.first_total(coins)
     assert brute_worst(coins, get(name)) == example["strategy_total"]
     # the smallest: no row before it (shorter, or lexicographically smaller) is a counterexample
     alphabet = (1, 2, 3, 5)
