@@ -1,4 +1,5 @@
-"""The SVG triangle: every cell against Table, arrows, views, highlights, limits, CLI, reprs."""
+"""The SVG triangle: every cell against the tests' oracle, arrows, views, highlights, limits,
+CLI, reprs."""
 
 from __future__ import annotations
 
@@ -7,14 +8,13 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import oracle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import coinrow
 from coinrow import Game, Position, Table, solve
 from coinrow.cli import main
-from coinrow.engines import brute
 from coinrow.errors import (
     CoinrowError,
     IllegalMoveError,
@@ -22,7 +22,6 @@ from coinrow.errors import (
     RowTooLongError,
     SubgameError,
 )
-from coinrow.numbers import format_value
 from coinrow.svg import (
     FIRST_COLOR,
     HIGHLIGHT_COLOR,
@@ -84,18 +83,23 @@ def arrow_tips(cell: ET.Element) -> dict[str, tuple[float, float, str]]:
     return tips
 
 
-def check_against_table(coins: list[object], view: str = "total") -> None:
-    table = Table(coins)
-    n = len(table)
+def number(text: str) -> Fraction:
+    """A cell's exact value ("8", "-0.35", "1/3")."""
+    return Fraction(text)
+
+
+def check_against_oracle(coins: list[object], view: str = "total") -> None:
+    n = len(coins)
     root = parse(triangle(coins, view=view))  # type: ignore[arg-type]
     assert root.tag == f"{NS}svg"
     assert root.attrib["data-view"] == view
     found = svg_cells(root)
     assert set(found) == {(i, j) for i in range(n) for j in range(i, n)}
     for (i, j), cell in found.items():
-        expected = table.value_of(i, j) if view == "total" else table.margin_of(i, j)
-        assert cell.attrib["data-value"] == format_value(expected)
-        assert cell.attrib["data-moves"] == table.moves_of(i, j)
+        expected = oracle.value(coins, i, j) if view == "total" else oracle.margin(coins, i, j)
+        assert number(cell.attrib["data-value"]) == expected
+        moves = oracle.best_moves(coins, i, j)
+        assert cell.attrib["data-moves"] == moves
         assert cell.attrib["data-player"] == player(n, i, j)
         title = cell.find(f"{NS}title")
         assert title is not None and f"coins {i + 1}..{j + 1}" in (title.text or "")
@@ -103,7 +107,7 @@ def check_against_table(coins: list[object], view: str = "total") -> None:
         if i == j:
             assert tips == {}
             continue
-        assert set(tips) == set(table.moves_of(i, j))
+        assert set(tips) == set(moves)
         colour = FIRST_COLOR if player(n, i, j) == "first" else SECOND_COLOR
         left, _, right, bottom = box(cell)
         for move, (x, y, fill) in tips.items():
@@ -118,13 +122,13 @@ def check_against_table(coins: list[object], view: str = "total") -> None:
 
 @pytest.mark.parametrize("coins", ROWS, ids=lambda row: " ".join(map(str, row)))
 @pytest.mark.parametrize("view", ["total", "margin"])
-def test_every_cell_matches_table(coins: list[object], view: str) -> None:
-    check_against_table(coins, view)
+def test_every_cell_matches_the_oracle(coins: list[object], view: str) -> None:
+    check_against_oracle(coins, view)
 
 
 @given(st.lists(st.integers(-20, 20), min_size=1, max_size=9))
-def test_every_cell_matches_table_random(coins: list[int]) -> None:
-    check_against_table(coins)  # type: ignore[arg-type]
+def test_every_cell_matches_the_oracle_random(coins: list[int]) -> None:
+    check_against_oracle(coins)  # type: ignore[arg-type]
 
 
 def test_seed_four_coin_example() -> None:
@@ -143,17 +147,14 @@ def test_seed_four_coin_example() -> None:
 @pytest.mark.parametrize("coins", ROWS[:6])
 def test_first_view_is_the_first_players_points(coins: list[object]) -> None:
     """The seed's table A: the first player's points from each subgame, checked against the
-    exhaustive game tree."""
-    row = coinrow.coerce_coins(coins)
-    n = len(row)
-    found = svg_cells(parse(triangle(row, view="first")))
+    oracle."""
+    n = len(coins)
+    found = svg_cells(parse(triangle(coins, view="first")))
     for (i, j), cell in found.items():
-        sub = row[i : j + 1]
-        total = sum(sub, type(row[0])(0))
-        mover_margin = brute.solve(sub).margin
-        mover_points = (total + mover_margin) / 2
+        mover_points = oracle.value(coins, i, j)
+        total = oracle.total(coins, i, j)
         first_points = mover_points if player(n, i, j) == "first" else total - mover_points
-        assert Fraction(str(cell.attrib["data-value"])) == Fraction(first_points)
+        assert number(cell.attrib["data-value"]) == first_points
 
 
 def test_seed_first_view_three_coins_left() -> None:
@@ -303,11 +304,10 @@ def test_cli_writes_svg_matching_table(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["table", "1", "2", "4", "3", "--svg", str(out)]) == 0
     assert f"wrote SVG to {out}" in capsys.readouterr().out
     found = svg_cells(ET.parse(out).getroot())
-    table = Table([1, 2, 4, 3])
     assert len(found) == 10
     for (i, j), cell in found.items():
-        assert cell.attrib["data-value"] == format_value(table.value_of(i, j))
-        assert cell.attrib["data-moves"] == table.moves_of(i, j)
+        assert number(cell.attrib["data-value"]) == oracle.value([1, 2, 4, 3], i, j)
+        assert cell.attrib["data-moves"] == oracle.best_moves([1, 2, 4, 3], i, j)
     assert found[(0, 3)].attrib["data-value"] == "5"
     assert set(arrow_tips(found[(0, 3)])) == {"L", "R"}
 
@@ -318,10 +318,9 @@ def test_cli_margin_highlight_size_and_html(tmp_path: Path) -> None:
     assert main([*args, "--html", str(page), "-3", "5", "-1"]) == 0
     root = ET.parse(svg).getroot()
     assert root.attrib["data-view"] == "margin" and root.attrib["width"] == "700"
-    table = Table([-3, 5, -1])
     found = svg_cells(root)
-    assert {k: c.attrib["data-value"] for k, c in found.items()} == {
-        (i, j): format_value(table.margin_of(i, j)) for i in range(3) for j in range(i, 3)
+    assert {k: number(c.attrib["data-value"]) for k, c in found.items()} == {
+        (i, j): oracle.margin([-3, 5, -1], i, j) for i in range(3) for j in range(i, 3)
     }
     assert sum(c.get("data-highlight") == "1" for c in found.values()) == 3
     text = page.read_text()

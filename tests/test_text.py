@@ -7,6 +7,7 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
+import oracle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -16,7 +17,6 @@ from rich.text import Text
 from coinrow import Table
 from coinrow.cli import main
 from coinrow.errors import RowTooLongError
-from coinrow.numbers import format_value
 from coinrow.text import ARROWS, columns, triangle
 
 LEGEND_LINES = 3
@@ -62,12 +62,16 @@ def test_colours_follow_whose_turn() -> None:
     assert "green" in style_at(legend, legend.plain.index("green"))
 
 
-def check_rows_against_table(coins: list[object], view: str = "total") -> None:
+def check_rows_against_oracle(coins: list[object], view: str = "total") -> None:
     """Each row of cells lists the values of one width, left to right, and the arrow row under
-    it has one arrow per optimal move of those cells."""
-    table = Table(coins)
-    n = len(table)
-    lines = triangle(table, view=view).plain.split("\n")[LEGEND_LINES:]  # type: ignore[arg-type]
+    it has one arrow per optimal move of those cells (drawn from a list and from a Table)."""
+    for drawn in (coins, Table(coins)):
+        check_rows(coins, triangle(drawn, view=view).plain, view)  # type: ignore[arg-type]
+
+
+def check_rows(coins: list[object], text: str, view: str) -> None:
+    n = len(coins)
+    lines = text.split("\n")[LEGEND_LINES:]
     assert len(lines) == 2 * n + 1
     for width in range(n, 0, -1):
         row = 2 * (n - width)
@@ -75,15 +79,15 @@ def check_rows_against_table(coins: list[object], view: str = "total") -> None:
         moves = ""
         for i in range(n - width + 1):
             j = i + width - 1
-            value = table.value_of(i, j) if view == "total" else table.margin_of(i, j)
-            expected.append(format_value(value))
-            moves += table.moves_of(i, j) if width > 1 else ""
-        assert lines[row].split() == expected
+            value = oracle.value(coins, i, j) if view == "total" else oracle.margin(coins, i, j)
+            expected.append(value)
+            moves += oracle.best_moves(coins, i, j) if width > 1 else ""
+        assert [Fraction(cell) for cell in lines[row].split()] == expected
         if width > 1:
             arrows = lines[row + 1]
             assert arrows.count(ARROWS["L"]) == moves.count("L")
             assert arrows.count(ARROWS["R"]) == moves.count("R")
-    assert lines[-1].split() == [format_value(coin) for coin in table.coins]
+    assert [Fraction(cell) for cell in lines[-1].split()] == list(oracle.row(coins))
 
 
 ROWS = [
@@ -97,13 +101,13 @@ ROWS = [
 
 @pytest.mark.parametrize("coins", ROWS, ids=lambda row: " ".join(map(str, row)))
 @pytest.mark.parametrize("view", ["total", "margin"])
-def test_rows_match_table(coins: list[object], view: str) -> None:
-    check_rows_against_table(coins, view)
+def test_rows_match_the_oracle(coins: list[object], view: str) -> None:
+    check_rows_against_oracle(coins, view)
 
 
 @given(st.lists(st.integers(-99, 99), min_size=1, max_size=10))
-def test_rows_match_table_random(coins: list[int]) -> None:
-    check_rows_against_table(coins)  # type: ignore[arg-type]
+def test_rows_match_the_oracle_random(coins: list[int]) -> None:
+    check_rows_against_oracle(coins)  # type: ignore[arg-type]
 
 
 def test_highlight_reverses_cells_and_marks_mistakes() -> None:
@@ -151,13 +155,12 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["coins"] == [1, 2, 4, 3]
     assert (data["first_total"], data["second_total"], data["margin"]) == (5, 5, 0)
-    table = Table([1, 2, 4, 3])
     assert len(data["cells"]) == 10
     for cell in data["cells"]:
         i, j = cell["i"], cell["j"]
-        assert cell["value"] == table.value_of(i, j)
-        assert cell["margin"] == table.margin_of(i, j)
-        assert cell["moves"] == table.moves_of(i, j)
+        assert cell["value"] == oracle.value([1, 2, 4, 3], i, j)
+        assert cell["margin"] == oracle.margin([1, 2, 4, 3], i, j)
+        assert cell["moves"] == oracle.best_moves([1, 2, 4, 3], i, j)
         assert cell["player"] == ("first" if (4 - (j - i + 1)) % 2 == 0 else "second")
 
 
