@@ -1,5 +1,6 @@
-"""Compiled kernels against the exact pure-Python paths, the int64 safety rule, dispatch,
-large inputs from the CLI. Kernels are forced on small rows by lowering the thresholds."""
+"""Compiled kernels against the tests' oracle and the exact pure-Python paths, the int64
+safety rule, dispatch, large inputs from the CLI. Kernels are forced on small rows by lowering
+the thresholds."""
 
 from __future__ import annotations
 
@@ -9,14 +10,15 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+import oracle
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from oracle import modules_loaded_after
+from oracle import assert_line_optimal, modules_loaded_after
 
 import coinrow
 from coinrow.cli import main
-from coinrow.engines import brute, dispatch, linear, reduction
+from coinrow.engines import dispatch, linear, reduction
 from coinrow.engines.dispatch import INT64_SAFE_LIMIT, int64_safe, kernel_row
 from coinrow.engines.table import KERNEL_BYTES_PER_CELL, Table, cell_count
 
@@ -41,12 +43,16 @@ def random_rows(seed: int, count: int, max_length: int, bound: int) -> list[list
 
 @pytest.mark.parametrize("bound", [2, 9, 10**9])
 def test_reduction_kernel_equals_python(bound: int) -> None:
-    """Same margin, same line, same first moves (small bounds give many ties)."""
+    """Same margin, same line, same first moves (small bounds give many ties); the margin,
+    first moves and line of the compiled kernel against the oracle too."""
     for coins in [*random_rows(bound, 400, 40, bound), [], [5], [1, 1], [-3, -3, -3]]:
         exact = reduction.solve(coins)
         compiled = reduction.solve(np.array(coins, dtype=np.int64))
         assert compiled == exact, coins
         assert type(compiled.margin) is int
+        assert compiled.margin == oracle.margin(coins), coins
+        assert compiled.first_moves == (oracle.best_moves(coins) if coins else ""), coins
+        assert_line_optimal(coins, compiled.line)
 
 
 def test_reduction_kernel_on_a_long_row_both_threads() -> None:
@@ -61,10 +67,14 @@ def test_every_kernel_matches_the_exact_engines(coins: list[int]) -> None:
     row = np.array(coins, dtype=np.int64)
     assert reduction.solve(row) == reduction.solve(coins)
     assert linear.solve(row) == linear.solve(coins)
+    for compiled in (reduction.solve(row), linear.solve(row)):
+        assert compiled.margin == oracle.margin(coins)
+        assert_line_optimal(coins, compiled.line)
     assert coinrow.cooperative_total(row) == coinrow.cooperative_total(coins)
 
 
-def test_table_kernel_equals_python_table(kernels_everywhere: None) -> None:
+def test_table_kernel_matches_the_oracle(kernels_everywhere: None) -> None:
+    """Every subgame of 60 random rows of up to 25 coins; the line as the Python table's."""
     for coins in random_rows(3, 60, 25, 4):
         compiled = Table(coins)
         dispatch.KERNEL_MIN_LENGTH["table"] = 10**9
@@ -74,10 +84,11 @@ def test_table_kernel_equals_python_table(kernels_everywhere: None) -> None:
         n = len(coins)
         for i in range(n):
             for j in range(i, n):
-                assert compiled.value_of(i, j) == exact.value_of(i, j)
-                assert compiled.moves_of(i, j) == exact.moves_of(i, j)
-                assert compiled.margin_of(i, j) == exact.margin_of(i, j)
-        assert compiled.line == exact.line
+                assert compiled.value_of(i, j) == oracle.value(coins, i, j)
+                assert compiled.moves_of(i, j) == oracle.best_moves(coins, i, j)
+                assert compiled.margin_of(i, j) == oracle.margin(coins, i, j)
+        assert compiled.line == exact.line  # both take L on ties
+        assert_line_optimal(coins, compiled.line)
 
 
 def test_solve_dispatch_and_results(kernels_everywhere: None) -> None:
@@ -134,14 +145,15 @@ def test_rows_near_the_limit_switch_to_the_exact_path(kernels_everywhere: None) 
         assert reduction.solve_int64(array) is None  # the optimistic kernel declines
         for source in (coins, array):
             solution = coinrow.solve(source)
-            assert solution.margin == brute.solve(coins).margin
+            assert solution.margin == oracle.margin(coins)
+            assert solution.first_total == oracle.first_total(coins)
             assert solution.first_total + solution.second_total == sum(coins)
-            assert solution.first_moves == brute.solve(coins).first_moves
+            assert solution.first_moves == oracle.best_moves(coins)
     safe = [big, big, -big + 3]  # sum of |a| = 3/4 of the limit
     assert kernel_row(safe, 1) is not None
     solution = coinrow.solve(safe)
     assert solution._array is not None  # the kernel path
-    assert (solution.margin, solution.first_total) == (brute.solve(safe).margin, 3)
+    assert (solution.margin, solution.first_total) == (oracle.margin(safe), 3)
 
 
 def test_kernel_row_arrays() -> None:
@@ -170,7 +182,7 @@ def test_numpy_arrays_are_not_copied_into_python_ints(monkeypatch: pytest.Monkey
 def test_table_budget_for_compiled_tables(kernels_everywhere: None) -> None:
     coins = list(range(300))
     needed = cell_count(300) * KERNEL_BYTES_PER_CELL
-    assert Table(coins, memory_budget=needed).value_of(0, 299) == Table(coins[:]).value_of(0, 299)
+    assert Table(coins, memory_budget=needed).value_of(0, 299) == oracle.first_total(coins)
     with pytest.raises(coinrow.TableTooLargeError, match="MiB budget"):
         Table(coins, memory_budget=needed - 1)
 
