@@ -220,6 +220,30 @@ def test_huge_ints_stay_exact() -> None:
     assert solution.first_total == oracle.first_total(coins)
 
 
+def check_reduced(coins: list[int], values: list[Value], counts: list[int]) -> None:
+    """The structure of a peak reduction: the groups cover the row, each has an odd number of
+    coins (a merge joins three odd groups), each entry is the alternating sum of its group's
+    coins, and no interior entry is a peak (the reduced row is a valley)."""
+    assert len(values) == len(counts) and sum(counts) == len(coins), "groups must cover the row"
+    start = 0
+    for value, count in zip(values, counts, strict=True):
+        assert count % 2 == 1, "every group has an odd number of coins"
+        group = coins[start : start + count]
+        assert value == sum(group[0::2]) - sum(group[1::2]), "entry = alternating group sum"
+        start += count
+    for k in range(1, len(values) - 1):
+        assert not (values[k] >= values[k - 1] and values[k] >= values[k + 1]), "interior peak"
+
+
 @given(st.lists(st.integers(min_value=-20, max_value=20), max_size=80))
 def test_reduction_invariants(coins: list[int]) -> None:
-    reduction.check_reduced(coins, *reduction.reduce_row(coins))
+    check_reduced(coins, *reduction.reduce_row(coins))
+
+
+def test_reduction_invariants_catch_a_wrong_reduction() -> None:
+    check_reduced([3, 2, 2, 3, 1, 2], *reduction.reduce_row([3, 2, 2, 3, 1, 2]))
+    assert reduction.reduce_row([3, 2, 2, 3, 1, 2]) == ([3, 2, 0, 2], [1, 1, 3, 1])
+    for values, counts in (([3, 2, 0, 2], [1, 1, 2, 2]), ([3, 2, 1, 2], [1, 1, 3, 1]),
+                           ([3, 2, 2, 3, 1, 2], [1] * 6), ([3, 2, 0], [1, 1, 3])):  # fmt: skip
+        with pytest.raises(AssertionError):
+            check_reduced([3, 2, 2, 3, 1, 2], values, counts)

@@ -64,26 +64,6 @@ def reduce_row(coins: Sequence[Value]) -> tuple[list[Value], list[int]]:
     return values, counts
 
 
-def check_reduced(coins: Sequence[Value], values: Sequence[Value], counts: Sequence[int]) -> None:
-    """Internal invariant check of a reduction, used by randomized tests (O(n)).
-
-    The groups cover the row, each has an odd number of coins (a merge joins three odd
-    groups), each entry equals the alternating sum of its group's coins, and no interior
-    entry is a peak (the reduced row is a valley).
-
-    >>> check_reduced([3, 2, 2, 3, 1, 2], *reduce_row([3, 2, 2, 3, 1, 2]))
-    """
-    assert len(values) == len(counts) and sum(counts) == len(coins), "groups must cover the row"
-    start = 0
-    for value, count in zip(values, counts, strict=True):
-        assert count % 2 == 1, "every group has an odd number of coins"
-        group = coins[start : start + count]
-        assert value == sum(group[0::2]) - sum(group[1::2]), "entry = alternating group sum"
-        start += count
-    for k in range(1, len(values) - 1):
-        assert not (values[k] >= values[k - 1] and values[k] >= values[k + 1]), "interior peak"
-
-
 def _greedy_order(values: Sequence[Value]) -> list[tuple[int, bool]]:
     """Indices of valley entries in greedy play order, with True when taken from the left."""
     order = []
