@@ -58,7 +58,7 @@ def check_against_oracle(
 
 @pytest.mark.parametrize("length", range(1, 6))
 def test_every_line_of_small_rows(length: int) -> None:
-    """Every line of every row over {0,1,3} up to length 5 (18,150 games)."""
+    """Every line of every row over {0,1,3} up to length 5 (9,330 games, 44,790 moves)."""
     for coins in itertools.product((0, 1, 3), repeat=length):
         for line in itertools.product("LR", repeat=length):
             check_against_oracle(coins, "".join(line))
