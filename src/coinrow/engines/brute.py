@@ -1,4 +1,4 @@
-"""Exhaustive game tree: the oracle every other engine is tested against.
+"""Exhaustive game tree: every line of play searched, nothing shared between subtrees.
 
 Every sequence of moves is played out and evaluated by minimax on the margin; nothing is
 shared between subtrees, so the cost is O(2^n) and rows longer than :data:`MAX_COINS` are
