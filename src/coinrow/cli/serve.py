@@ -1,0 +1,44 @@
+"""``coinrow serve``: the web app (FastAPI + uvicorn), which needs the ``web`` extra."""
+
+from __future__ import annotations
+
+import typer
+
+from ..errors import CoinrowError
+from . import app, fail
+
+
+class MissingExtraError(CoinrowError):
+    """A feature needs an optional extra that is not installed."""
+
+
+@app.command("serve")
+def serve_command(
+    host: str = typer.Option(
+        "127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."
+    ),
+    port: int = typer.Option(8000, "--port", help="TCP port to listen on."),
+    workers: int = typer.Option(
+        1, "--workers", help="Worker processes (each answers requests on its own core)."
+    ),
+) -> None:
+    """Serve the web page (Solve, Explore, Play, Learn) and its JSON API under /api/.
+
+    Open http://HOST:PORT/ in a browser; the API is described at /docs. Limits are set by
+    COINROW_WEB_* environment variables (see docs/web.md). Behind a proxy, run
+    `uvicorn coinrow.web:app --workers N` instead, with uvicorn's own options."""
+    try:
+        import fastapi  # noqa: F401
+        import uvicorn
+    except ImportError:
+        raise MissingExtraError(
+            "coinrow serve needs the web extra: pip install 'coinrow[web]'"
+        ) from None
+    if workers < 1:
+        fail(f"--workers must be at least 1, not {workers}")
+    if not 0 <= port <= 65535:
+        fail(f"--port must be between 0 and 65535, not {port}")
+    from ..web.app import Limits
+
+    Limits.from_env()  # a bad COINROW_WEB_* setting is a one-line error here, not per worker
+    uvicorn.run("coinrow.web:app", host=host, port=port, workers=workers, log_level="info")

@@ -1,0 +1,345 @@
+"""The JSON shapes of the web API as Pydantic models, for validation and the OpenAPI schema.
+
+Request models are built per app by :func:`request_models`, because their limits (most coins,
+longest line of moves) are settings. Coins are declared loosely (``Any`` with a hand-written
+JSON schema) and checked by :func:`coinrow.web.app.read_row` with the library's own parser,
+so a bad coin gets the library's message naming its position. Response models only document
+the responses (the endpoints return the library's ``to_dict()`` documents as they are); the
+tests check that every response matches them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, WithJsonSchema
+
+from ..svg import VIEWS
+
+#: An exact value in a response: an int as a JSON number, a Decimal or Fraction as an exact
+#: string ("0.4", "1/3").
+Exact = Annotated[
+    int | str,
+    Field(description='An exact value: ints as JSON numbers, Decimals and Fractions as exact '
+          'strings such as "0.4" or "1/3".'),
+]  # fmt: skip
+
+Move = Literal["L", "R"]
+Player = Literal["first", "second"]
+
+#: Longest coin given as a string, in characters (longer ones are refused before parsing).
+COIN_CHARS = 1000
+
+
+def coins_schema(max_items: int) -> dict[str, Any]:
+    """JSON schema of a row: an array of numbers or strings, or one text of coins (O(1))."""
+    return {
+        "anyOf": [
+            {
+                "type": "array",
+                "items": {
+                    "anyOf": [{"type": "number"}, {"type": "string", "maxLength": COIN_CHARS}]
+                },
+                "minItems": 1,
+                "maxItems": max_items,
+            },
+            {"type": "string"},
+        ],
+        "title": "Coins",
+        "description": (
+            f"The row, 1 to {max_items:,} coins: a JSON array of numbers or strings "
+            '(3, "0.10", "1/3"), or one string of coins separated by spaces, commas or '
+            'semicolons ("3 2 2 3 1 2"). Integers stay integers; decimals are exact (JSON '
+            "numbers are read as exact decimals, never as floats); p/q is a fraction."
+        ),
+    }  # fmt: skip
+
+
+def coins_field(max_items: int) -> Any:
+    """The annotated type of a ``coins`` field taking at most ``max_items`` coins (O(1))."""
+    return Annotated[Any, WithJsonSchema(coins_schema(max_items))]
+
+
+def moves_field(max_moves: int) -> Any:
+    """The annotated type of a ``moves`` field: a line of ``L``/``R`` (O(1))."""
+    return Annotated[
+        StrictStr,
+        Field(
+            max_length=max_moves,
+            pattern="^[LR]*$",
+            description="The moves played so far, in order: L takes the left coin, R the right.",
+        ),
+    ]
+
+
+Seed = Annotated[
+    StrictInt | None,
+    Field(ge=0, le=2**63 - 1, description="Seed of the random strategies (optional)."),
+]
+
+
+class Strict(BaseModel):
+    """A request body: unknown keys are refused."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class RequestModels:
+    """The request body models of one app."""
+
+    solve: type[Strict]
+    table: type[Strict]
+    steps: type[Strict]
+    move: type[Strict]
+    analyze: type[Strict]
+
+
+def request_models(
+    solve_coins: int, table_coins: int, steps_coins: int, play_coins: int, analyze_coins: int
+) -> RequestModels:
+    """Request models for the given limits (O(1))."""
+
+    class SolveRequest(Strict):
+        coins: coins_field(solve_coins)  # type: ignore[valid-type]
+        full: StrictBool = Field(
+            False,
+            description="Keep the per-coin keys for rows over 10,000 coins too (as --full).",
+        )
+
+    class TableRequest(Strict):
+        coins: coins_field(table_coins)  # type: ignore[valid-type]
+        view: StrictStr = Field(
+            "total",
+            json_schema_extra={"enum": list(VIEWS)},
+            description="What each cell of the SVG shows: the mover's best total, the mover's "
+            "margin, or the first player's points.",
+        )
+        highlight: StrictStr | None = Field(
+            None,
+            max_length=table_coins + 10,
+            description='Cells and moves to highlight: "best" (the optimal line) or a line of '
+            "moves such as LRL (the cells it passes through, ending at the current subgame).",
+        )
+
+    class StepsRequest(Strict):
+        coins: coins_field(steps_coins)  # type: ignore[valid-type]
+
+    class MoveRequest(Strict):
+        coins: coins_field(play_coins)  # type: ignore[valid-type]
+        moves: moves_field(play_coins) = ""  # type: ignore[valid-type]
+        strategy: StrictStr = Field(
+            "optimal",
+            max_length=100,
+            description="The computer's strategy: a built-in name from /api/strategies, "
+            "with its parameter if any (lookahead:3, optimal:right, random:7).",
+        )
+        seed: Seed = None
+
+    class AnalyzeRequest(Strict):
+        coins: coins_field(analyze_coins)  # type: ignore[valid-type]
+        moves: moves_field(analyze_coins)  # type: ignore[valid-type]
+
+    return RequestModels(SolveRequest, TableRequest, StepsRequest, MoveRequest, AnalyzeRequest)
+
+
+class ErrorResponse(BaseModel):
+    """Every error: one sentence a person can read."""
+
+    detail: str
+
+
+class SolveResponse(BaseModel):
+    """What ``coinrow solve --json`` prints. Over 10,000 coins (without ``full``) the
+    per-coin keys are left out and listed under ``omitted``."""
+
+    n: int
+    coins: list[Exact] | None = None
+    engine: str
+    first_total: Exact
+    second_total: Exact
+    margin: Exact
+    outcome: Literal["first", "second", "tie"]
+    line: str | None = None
+    first_moves: list[Move]
+    first_coins: list[int] | None = None
+    second_coins: list[int] | None = None
+    omitted: list[str] | None = None
+
+
+class CellData(BaseModel):
+    """One subgame ``i..j`` (0-based): the mover's best total, margin, best moves, mover."""
+
+    i: int
+    j: int
+    value: Exact
+    margin: Exact
+    moves: str
+    player: Player
+
+
+class TableResponse(BaseModel):
+    """What ``coinrow table --json`` prints, plus the SVG triangle."""
+
+    coins: list[Exact]
+    first_total: Exact
+    second_total: Exact
+    margin: Exact
+    cells: list[CellData]
+    svg: str
+
+
+class MoveResponse(BaseModel):
+    """The position after ``moves``: whose turn, the strategy's move, the best moves, and the
+    totals (taken so far, and guaranteed with best play from here on)."""
+
+    coins: list[Exact] = Field(description="The row, as the server read it.")
+    lo: int = Field(description="First coin left (0-based); lo > hi when the game is over.")
+    hi: int = Field(description="Last coin left (0-based).")
+    finished: bool
+    turn: Player | None = Field(description="Who moves now; null when the game is over.")
+    move: Move | None = Field(description="The strategy's move here; null when over.")
+    best_moves: str = Field(description='The optimal move(s) here: "L", "R", "LR" or "".')
+    value: Exact = Field(description="The most the player to move can get from the coins left.")
+    first_total: Exact = Field(description="What the first player has taken so far.")
+    second_total: Exact = Field(description="What the second player has taken so far.")
+    first_guaranteed: Exact = Field(description="The first player's final total with best play")
+    second_guaranteed: Exact = Field(description="The second player's, with best play.")
+    leader: Literal["first", "second", "tie"] = Field(
+        description="Who has taken more so far (the winner once the game is over)."
+    )
+
+
+class MoveAnalysisData(BaseModel):
+    """One analysed move."""
+
+    step: int
+    player: Player
+    move: Move
+    coin: Exact
+    best_moves: list[Move]
+    guaranteed_before: Exact
+    guaranteed_after: Exact
+    loss: Exact
+    label: Literal["best", "inaccuracy", "mistake", "blunder"]
+    first_total: Exact
+    second_total: Exact
+
+
+class PlayerSummaryData(BaseModel):
+    """One player's moves: losses, labels, accuracy and totals."""
+
+    player: Player
+    moves: int
+    total_loss: Exact
+    accuracy: float
+    labels: dict[str, int]
+    guaranteed_start: Exact
+    final_total: Exact
+
+
+class SummaryData(BaseModel):
+    first: PlayerSummaryData
+    second: PlayerSummaryData
+
+
+class AnalyzeResponse(BaseModel):
+    """The analysis of one game, as each game of ``coinrow analyze --json``."""
+
+    coins: list[Exact]
+    line: str
+    finished: bool
+    moves: list[MoveAnalysisData]
+    summary: SummaryData
+
+
+class FillStepData(BaseModel):
+    """One cell of the bottom-up fill, with both forms of the recurrence filled in."""
+
+    step: int
+    i: int
+    j: int
+    left_coin: Exact
+    right_coin: Exact
+    reads: list[list[int]]
+    after_left: Exact
+    after_right: Exact
+    take_left: Exact
+    take_right: Exact
+    margin: Exact
+    inner_reads: list[list[int] | None]
+    inner: list[Exact]
+    left_value: Exact
+    right_value: Exact
+    value: Exact
+    total: Exact
+    moves: str
+
+
+class MemoCallData(BaseModel):
+    """One call of the memoised recursion."""
+
+    index: int
+    i: int
+    j: int
+    parent: int | None
+    depth: int
+    hit: bool
+    last: int
+    margin: Exact
+    value: Exact
+
+
+class MemoData(BaseModel):
+    """The memoised recursion's calls and counts (``plain``: the plain recursion's calls)."""
+
+    count: int
+    hits: int
+    computed: int
+    plain: int
+    calls: list[MemoCallData]
+
+
+class StepsResponse(BaseModel):
+    """The bottom-up fill order and the memoised recursion's call order."""
+
+    coins: list[Exact]
+    fill: list[FillStepData]
+    memo: MemoData
+
+
+class RandomResponse(BaseModel):
+    """A random row."""
+
+    n: int
+    values: str
+    seed: int | None
+    coins: list[Exact]
+
+
+class StrategyData(BaseModel):
+    """A built-in strategy: its name, parameter syntax and what it does."""
+
+    name: str
+    syntax: str
+    description: str
+
+
+class StrategiesResponse(BaseModel):
+    """The built-in strategies (user strategies are never loaded by the web app)."""
+
+    strategies: list[StrategyData]
+
+
+class LimitsResponse(BaseModel):
+    """The server's limits."""
+
+    solve_coins: int
+    table_coins: int
+    steps_coins: int
+    play_coins: int
+    analyze_coins: int
+    random_coins: int
+    coin_digits: int
+    body_bytes: int
