@@ -21,6 +21,9 @@ def serve_command(
     workers: int = typer.Option(
         1, "--workers", help="Worker processes (each answers requests on its own core)."
     ),
+    access_log: bool = typer.Option(
+        True, "--access-log/--no-access-log", help="Log every request on standard error."
+    ),
 ) -> None:
     """Serve the web page (Solve, Explore, Play, Learn) and its JSON API under /api/.
 
@@ -41,4 +44,4 @@ def serve_command(
     from ..web.app import Limits
 
     Limits.from_env()  # a bad COINROW_WEB_* setting is a one-line error here, not per worker
-    uvicorn.run("coinrow.web:app", host=host, port=port, workers=workers, log_level="info")
+    uvicorn.run("coinrow.web:app", host=host, port=port, workers=workers, access_log=access_log)
