@@ -47,13 +47,13 @@ def test_fill_matches_plain_recursions_and_table(coins: list[int]) -> None:
         assert all(cell in done for cell in step.reads)  # reads only cells already filled
         assert all(cell in done for cell in step.inner_reads if cell is not None)
         done.add((i, j))
-        assert step.value == plain_value(row, i, j) == table.value(i, j)
-        assert step.margin == plain_margin(row, i, j) == table.margin(i, j)
+        assert step.value == plain_value(row, i, j) == table.value_of(i, j)
+        assert step.margin == plain_margin(row, i, j) == table.margin_of(i, j)
         assert step.margin == max(step.take_left, step.take_right)
         assert step.value == max(step.left_value, step.right_value)
         assert 2 * step.value - step.total == step.margin
         assert step.total == sum(row[i : j + 1])
-        assert step.moves == table.moves(i, j)
+        assert step.moves == table.moves_of(i, j)
     widths = [step.j - step.i for step in steps]
     assert widths == sorted(widths)  # one coin wide first, then two...
 

@@ -20,16 +20,17 @@ from oracle import modules_loaded_after
 
 from coinrow import Table, solve
 from coinrow.cli import main
+from coinrow.cli.solve import JSON_LIMIT
+from coinrow.numbers import random_row
 from coinrow.steps import fill_steps, memo_calls
 from coinrow.strategies import BUILTINS
-from coinrow.study import random_row
 
 with warnings.catch_warnings():  # starlette's TestClient warns about httpx on import
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
 from coinrow.web import Limits, app, create_app
-from coinrow.web.app import STATIC
+from coinrow.web.app import PER_COIN_LIMIT, STATIC
 
 client = TestClient(app)
 
@@ -83,6 +84,7 @@ def test_solve_long_rows_leave_out_per_coin_keys_unless_full() -> None:
     ]
     assert short["first_total"] == solve(row).first_total
     assert len(post("solve", {"coins": row, "full": True})["line"]) == 10_001
+    assert PER_COIN_LIMIT == JSON_LIMIT  # the same cut as `coinrow solve --json`
 
 
 def test_table_is_the_cli_json_plus_svg(capsys: pytest.CaptureFixture[str]) -> None:
@@ -103,9 +105,10 @@ def test_table_is_the_cli_json_plus_svg(capsys: pytest.CaptureFixture[str]) -> N
 def test_analyze_is_the_cli_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     record = tmp_path / "game.txt"
     record.write_text("3 2 2 3 1 2\nRLLLLL\n")
-    expected = cli_json(["analyze", "--json", str(record)], capsys)
+    (expected,) = cli_json(["analyze", "--json", str(record)], capsys)["games"]
+    expected.pop("headers")
     data = post("analyze", {"coins": [3, 2, 2, 3, 1, 2], "moves": "RLLLLL"})
-    assert data["moves"] == expected
+    assert data == expected
     assert data["finished"] and data["line"] == "RLLLLL"
     assert data["moves"][0]["label"] == "mistake" and data["summary"]["first"]["total_loss"] == 1
     partial = post("analyze", {"coins": "3 2 2 3 1 2", "moves": "LL"})
@@ -134,8 +137,8 @@ def test_a_whole_game_against_optimal_is_stateless() -> None:
             break
         assert data["turn"] == ("first" if len(moves) % 2 == 0 else "second")
         table = Table(row)
-        assert data["best_moves"] == table.moves(data["lo"], data["hi"])
-        assert data["value"] == table.value(data["lo"], data["hi"])
+        assert data["best_moves"] == table.moves_of(data["lo"], data["hi"])
+        assert data["value"] == table.value_of(data["lo"], data["hi"])
         assert data["first_guaranteed"] == 8 and data["second_guaranteed"] == 5
         moves += data["best_moves"][0] if data["turn"] == "first" else data["move"]
     assert (data["first_total"], data["second_total"], data["leader"]) == (8, 5, "first")

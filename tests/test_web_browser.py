@@ -115,7 +115,7 @@ def test_explore_cells_match_the_table(app_page: Any, live_url: str, shots: Path
     page.click('#explore-triangle g.cell[data-i="2"][data-j="6"]')
     info = page.text_content("#explore-info")
     assert info.startswith(
-        f"coins 3..7 (2 7 7 1 8): second player to move gets {table.value(2, 6)}"
+        f"coins 3..7 (2 7 7 1 8): second player to move gets {table.value_of(2, 6)}"
     )
     assert 'class="cell selected"' in page.inner_html("#explore-triangle")
     page.check('input[name="explore-view"][value="first"]')

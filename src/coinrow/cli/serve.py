@@ -4,12 +4,8 @@ from __future__ import annotations
 
 import typer
 
-from ..errors import CoinrowError
+from ..errors import MissingExtraError
 from . import app, fail
-
-
-class MissingExtraError(CoinrowError):
-    """A feature needs an optional extra that is not installed."""
 
 
 @app.command("serve")
@@ -34,9 +30,7 @@ def serve_command(
         import fastapi  # noqa: F401
         import uvicorn
     except ImportError:
-        raise MissingExtraError(
-            "coinrow serve needs the web extra: pip install 'coinrow[web]'"
-        ) from None
+        raise MissingExtraError("coinrow serve needs FastAPI and uvicorn", "web") from None
     if workers < 1:
         fail(f"--workers must be at least 1, not {workers}")
     if not 0 <= port <= 65535:

@@ -30,16 +30,17 @@ from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..analysis import Subgames, analyze
+from ..analysis import analyze
+from ..diagram import check_view, table_data
 from ..engines.table import Table
 from ..errors import CoinrowError, InvalidCoinError, InvalidRowError, RowTooLongError
 from ..game import Game
-from ..numbers import Value, coerce_coins, exact_arithmetic, json_value, split_tokens
+from ..numbers import Value, coerce_coins, exact_arithmetic, json_value, random_row, split_tokens
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, get
-from ..study import random_row
-from ..svg import check_view, triangle
+from ..subgames import Subgames
+from ..svg import triangle
 from . import models
 
 #: Where the page's HTML, CSS and JavaScript modules live (shipped inside the package).
@@ -341,12 +342,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @_body(bodies.table)
     def table_endpoint(body: Any) -> JSONResponse:
         """Every subgame as data (``coinrow table --json``) and the SVG triangle. O(n^2)."""
-        from ..cli.pictures import table_json
-
         table = Table(row_of(body.coins, limits.table_coins))
         view = check_view(body.view)
-        highlight = table.line() if body.highlight == "best" else body.highlight or None
-        data = table_json(table)
+        highlight = table.line if body.highlight == "best" else body.highlight or None
+        data = table_data(table)
         data["svg"] = str(triangle(table, view=view, highlight=highlight))
         return JSONResponse(data)
 
@@ -463,12 +462,12 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
     coins, then O(1); O(n) per query for longer rows)."""
     position = game.position
     lo, hi = position.lo, position.hi
-    first, second = game.totals()
+    first, second = game.totals
     subgames = Subgames(game.coins)
     finished = position.is_over
-    value = subgames.value(lo, hi)
+    value = subgames.value_of(lo, hi)
     with exact_arithmetic():
-        rest = subgames.total(lo, hi) - value
+        rest = subgames.total_of(lo, hi) - value
         if position.turn == "first":
             guaranteed = (first + value, second + rest)
         else:
@@ -480,7 +479,7 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
         "finished": finished,
         "turn": None if finished else position.turn,
         "move": None if finished else strategy(position),
-        "best_moves": "" if finished else subgames.moves(lo, hi),
+        "best_moves": "" if finished else subgames.moves_of(lo, hi),
         "value": json_value(value),
         "first_total": json_value(first),
         "second_total": json_value(second),

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, WithJsonSchema
 
-from ..svg import VIEWS
+from ..diagram import VIEWS
 
 #: An exact value in a response: an int as a JSON number, a Decimal or Fraction as an exact
 #: string ("0.4", "1/3").
@@ -162,7 +162,7 @@ class SolveResponse(BaseModel):
     margin: Exact
     outcome: Literal["first", "second", "tie"]
     line: str | None = None
-    first_moves: list[Move]
+    first_moves: str = Field(description='The optimal first move(s): "L", "R" or "LR".')
     first_coins: list[int] | None = None
     second_coins: list[int] | None = None
     omitted: list[str] | None = None
@@ -218,7 +218,7 @@ class MoveAnalysisData(BaseModel):
     player: Player
     move: Move
     coin: Exact
-    best_moves: list[Move]
+    best_moves: str
     guaranteed_before: Exact
     guaranteed_after: Exact
     loss: Exact
