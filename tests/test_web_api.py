@@ -258,6 +258,7 @@ def test_bad_bodies(raw: bytes, message: str) -> None:
         ("move", {"coins": [1, 2], "seed": True}, "seed: Input should be a valid integer"),
         ("move", {"coins": [1, 2], "seed": 1.5}, "seed: Input should be a valid integer"),
         ("move", {"coins": [1, 2], "seed": -1}, "seed: Input should be greater than"),
+        ("move", {"coins": [1, 2], "seed": 2**32}, "seed: Input should be less than or equal"),
         ("analyze", {"coins": [1, 2], "moves": "LLR"}, "no coin is left"),
         ("analyze", {"coins": [1, 2]}, "moves is required"),
     ],

@@ -329,7 +329,13 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     def row_of(items: Any, limit: int) -> list[Value]:
         return read_row(items, limit, limits.coin_digits)
 
-    @app.post("/api/solve", response_model=models.SolveResponse, responses=ERRORS, tags=["game"])
+    @app.post(
+        "/api/solve",
+        summary="Solve a row",
+        response_model=models.SolveResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
     @_body(bodies.solve)
     def solve_endpoint(body: Any) -> JSONResponse:
         """Solve a row: exactly what ``coinrow solve --json`` prints. O(n)."""
@@ -337,7 +343,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
 
     @app.post(
-        "/api/table", response_model=models.TableResponse, responses=ERRORS, tags=["pictures"]
+        "/api/table",
+        summary="Every subgame, as data and as the SVG triangle",
+        response_model=models.TableResponse,
+        responses=ERRORS,
+        tags=["pictures"],
     )
     @_body(bodies.table)
     def table_endpoint(body: Any) -> JSONResponse:
@@ -350,7 +360,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return JSONResponse(data)
 
     @app.post(
-        "/api/steps", response_model=models.StepsResponse, responses=ERRORS, tags=["pictures"]
+        "/api/steps",
+        summary="The bottom-up fill and the memoised recursion, step by step",
+        response_model=models.StepsResponse,
+        responses=ERRORS,
+        tags=["pictures"],
     )
     @_body(bodies.steps)
     def steps_endpoint(body: Any) -> JSONResponse:
@@ -364,7 +378,13 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             }
         )
 
-    @app.post("/api/move", response_model=models.MoveResponse, responses=ERRORS, tags=["game"])
+    @app.post(
+        "/api/move",
+        summary="The strategy's move, the best moves and the totals of a position",
+        response_model=models.MoveResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
     @_body(bodies.move)
     def move_endpoint(body: Any) -> JSONResponse:
         """The strategy's next move, the best moves and the totals after ``moves``.
@@ -381,7 +401,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         return JSONResponse(position_data(game, strategy))
 
     @app.post(
-        "/api/analyze", response_model=models.AnalyzeResponse, responses=ERRORS, tags=["game"]
+        "/api/analyze",
+        summary="Move-by-move analysis of a game",
+        response_model=models.AnalyzeResponse,
+        responses=ERRORS,
+        tags=["game"],
     )
     @_body(bodies.analyze)
     def analyze_endpoint(body: Any) -> JSONResponse:
@@ -390,13 +414,19 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         row = row_of(body.coins, limits.analyze_coins)
         return JSONResponse(analyze(row, Game(row, body.moves).line).to_dict())
 
-    @app.get("/api/random", response_model=models.RandomResponse, responses=ERRORS, tags=["game"])
+    @app.get(
+        "/api/random",
+        summary="A random row",
+        response_model=models.RandomResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
     def random_endpoint(
         n: int = Query(10, ge=1, le=limits.random_coins, description="Number of coins."),
         values: str = Query(
             "1-9", max_length=200, description='A range such as "1-9" or a list "1,2,5".'
         ),
-        seed: int | None = Query(None, ge=0, le=2**63 - 1, description="Random seed."),
+        seed: int | None = Query(None, ge=0, le=2**32 - 1, description="Random seed."),
     ) -> JSONResponse:
         """A random row of ``n`` coins. O(n)."""
         coins = random_row(n, values, seed)
@@ -404,7 +434,12 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             {"n": n, "values": values, "seed": seed, "coins": [json_value(c) for c in coins]}
         )
 
-    @app.get("/api/strategies", response_model=models.StrategiesResponse, tags=["game"])
+    @app.get(
+        "/api/strategies",
+        summary="The built-in strategies",
+        response_model=models.StrategiesResponse,
+        tags=["game"],
+    )
     def strategies_endpoint() -> JSONResponse:
         """The built-in strategies the computer can play (never user code). O(1)."""
         return JSONResponse(
@@ -416,7 +451,12 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             }
         )
 
-    @app.get("/api/limits", response_model=models.LimitsResponse, tags=["server"])
+    @app.get(
+        "/api/limits",
+        summary="The server's limits",
+        response_model=models.LimitsResponse,
+        tags=["server"],
+    )
     def limits_endpoint() -> JSONResponse:
         """The server's limits. O(1)."""
         return JSONResponse(asdict(limits))

@@ -75,7 +75,7 @@ def moves_field(max_moves: int) -> Any:
 
 Seed = Annotated[
     StrictInt | None,
-    Field(ge=0, le=2**63 - 1, description="Seed of the random strategies (optional)."),
+    Field(ge=0, le=2**32 - 1, description="Seed of the random strategies (optional)."),
 ]
 
 
