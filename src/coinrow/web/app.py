@@ -33,7 +33,13 @@ from .. import __version__
 from ..analysis import analyze
 from ..diagram import check_view, table_data
 from ..engines.table import Table
-from ..errors import CoinrowError, InvalidCoinError, InvalidRowError, RowTooLongError
+from ..errors import (
+    CoinrowError,
+    InvalidCoinError,
+    InvalidOptionError,
+    InvalidRowError,
+    RowTooLongError,
+)
 from ..game import Game
 from ..numbers import Value, coerce_coins, exact_arithmetic, json_value, random_row, split_tokens
 from ..solution import solve
@@ -88,11 +94,11 @@ class Limits:
             try:
                 values[field.name] = int(text)
             except ValueError:
-                raise CoinrowError(
+                raise InvalidOptionError(
                     f"{ENV_PREFIX}{field.name.upper()} must be a whole number, not {text!r}"
                 ) from None
             if values[field.name] < 1:
-                raise CoinrowError(f"{ENV_PREFIX}{field.name.upper()} must be at least 1")
+                raise InvalidOptionError(f"{ENV_PREFIX}{field.name.upper()} must be at least 1")
         return cls(**values)
 
 
