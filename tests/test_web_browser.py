@@ -209,6 +209,10 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
     formula = " ".join(page.text_content("#learn-formula").split())
     expected = "M(1,2) = max(a1 - M(2,2), a2 - M(1,1)) = max(8 - 15, 15 - 8)"
     assert expected.replace(" - ", f" {MINUS} ") in formula
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")  # step 12: coins 1..3, all four F terms filled
+    formula = " ".join(page.text_content("#learn-formula").split())
+    assert "= max(8 + min(3, 15), 3 + min(15, 8)) = max(11, 11) = 11" in formula
     page.screenshot(path=str(shots / "web-learn.png"), full_page=True)
     page.click("#learn-end")
     last = page.locator('#learn-triangle g.cell[data-i="0"][data-j="5"]')

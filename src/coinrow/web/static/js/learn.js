@@ -156,7 +156,7 @@ function renderFill() {
   $("learn-counter").textContent = `Step ${state.step + 1} of ${fill.length}: the subgame of coins ${i + 1}..${j + 1}`;
   let html = `<p><strong>Coins ${i + 1}..${j + 1}:</strong> ${esc(coinsOf(i, j))}</p>`;
   if (i === j) {
-    html += `<p class="math">One coin: ${cellName("M", i, j)} = ${cellName("F", i, j)} = ${a(i)} = ${num(current.value)}</p>`;
+    html += `<p class="math">One coin: ${cellName("M", i, j)} = ${cellName("F", i, j)} = ${a(i)} = ${esc(fmt(current.value))}</p>`;
   } else {
     const [r1, r2] = current.reads;
     const emptyNote = current.inner_reads.some((cell) => cell === null) ? " (F of no coins is 0)" : "";
@@ -164,11 +164,11 @@ function renderFill() {
     html += `<p>Margin form: the coin taken minus the margin of what is left to the opponent.</p>
 <p class="math">${cellName("M", i, j)} = max(${a(i)} − <span class="read">${cellName("M", ...r1)}</span>, ${a(j)} − <span class="read">${cellName("M", ...r2)}</span>)
  = max(${num(current.left_coin)} − ${num(current.after_left)}, ${num(current.right_coin)} − ${num(current.after_right)})
- = max(${num(current.take_left)}, ${num(current.take_right)}) = <strong>${num(current.margin)}</strong></p>
+ = max(${num(current.take_left)}, ${num(current.take_right)}) = <strong>${esc(fmt(current.margin))}</strong></p>
 <p>Max-min form: the coin taken plus the smaller of what the opponent's two replies leave${emptyNote}.</p>
 <p class="math">${cellName("F", i, j)} = max(${a(i)} + min(${inner[0]}, ${inner[1]}), ${a(j)} + min(${inner[1]}, ${inner[2]}))
  = max(${num(current.left_coin)} + min(${num(current.inner[0])}, ${num(current.inner[1])}), ${num(current.right_coin)} + min(${num(current.inner[1])}, ${num(current.inner[2])}))
- = max(${num(current.left_value)}, ${num(current.right_value)}) = <strong>${num(current.value)}</strong></p>`;
+ = max(${num(current.left_value)}, ${num(current.right_value)}) = <strong>${esc(fmt(current.value))}</strong></p>`;
   }
   html += `<p>Best move: ${bestMove(current.moves, i, j)}.</p>`;
   $("learn-formula").innerHTML = html;
@@ -217,18 +217,18 @@ function renderMemo() {
   const parent = call.parent === null ? "the first call" : `called by ${cellName("M", memo.calls[call.parent].i, memo.calls[call.parent].j)}`;
   let html = `<p><strong>${name}</strong>, ${parent}: coins ${call.i + 1}..${call.j + 1} (${esc(coinsOf(call.i, call.j))})</p>`;
   if (call.hit) {
-    html += `<p>Found in the cache: ${name} = <strong>${num(call.margin)}</strong> was computed before, so this call returns at once and is not expanded.</p>`;
+    html += `<p>Found in the cache: ${name} = <strong>${esc(fmt(call.margin))}</strong> was computed before, so this call returns at once and is not expanded.</p>`;
   } else if (call.i === call.j) {
-    html += `<p class="math">One coin: ${name} = ${a(call.i)} = <strong>${num(call.margin)}</strong> (stored in the cache)</p>`;
+    html += `<p class="math">One coin: ${name} = ${a(call.i)} = <strong>${esc(fmt(call.margin))}</strong> (stored in the cache)</p>`;
   } else {
     const [left, right] = memo.calls.filter((c) => c.parent === call.index);
     html += `<p>Not in the cache: it calls ${cellName("M", left.i, left.j)}, then ${cellName("M", right.i, right.j)}, and when both return:</p>
 <p class="math">${name} = max(${a(call.i)} − ${cellName("M", left.i, left.j)}, ${a(call.j)} − ${cellName("M", right.i, right.j)})
- = max(${num(state.data.coins[call.i])} − ${num(left.margin)}, ${num(state.data.coins[call.j])} − ${num(right.margin)}) = <strong>${num(call.margin)}</strong></p>`;
+ = max(${num(state.data.coins[call.i])} − ${num(left.margin)}, ${num(state.data.coins[call.j])} − ${num(right.margin)}) = <strong>${esc(fmt(call.margin))}</strong></p>`;
   }
   const returned = memo.calls.filter((c) => c.last === k && !c.hit && c.i !== c.j && c.index !== k);
   if (returned.length) {
-    html += `<p>Returning now: ${returned.map((c) => `${cellName("M", c.i, c.j)} = ${num(c.margin)}`).join(", ")}.</p>`;
+    html += `<p>Returning now: ${returned.map((c) => `${cellName("M", c.i, c.j)} = ${esc(fmt(c.margin))}`).join(", ")}.</p>`;
   }
   $("learn-formula").innerHTML = html;
 }
