@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "tournament": STUDIES,
     "refute": STUDIES,
     "benchmark": STUDIES,
+    "steps": STUDIES,
     "census/": STUDIES,
     "diagram": PICTURES,
     "svg": PICTURES,
