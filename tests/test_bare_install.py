@@ -191,3 +191,19 @@ def test_npy_file_names_the_fast_extra(bare: Bare, tmp_path: Path) -> None:
 def test_bench_names_the_fast_extra(bare: Bare, tmp_path: Path) -> None:
     result = bare.coinrow("bench", "--quick", cwd=tmp_path)
     assert "coinrow[fast]" in one_error_line(result)
+
+
+def test_serve_names_the_web_extra(bare: Bare, tmp_path: Path) -> None:
+    result = bare.coinrow("serve", "--port", "0", cwd=tmp_path)
+    assert one_error_line(result) == (
+        "coinrow: error: coinrow serve needs FastAPI and uvicorn: install coinrow[web]"
+    )
+    code = (
+        "import importlib.resources as r\n"
+        "static = r.files('coinrow') / 'web' / 'static'\n"
+        "print(sorted(p.name for p in static.iterdir()))\n"
+        "print(sorted(p.name for p in (static / 'js').iterdir()))"
+    )
+    shipped = bare.python(code, cwd=tmp_path)  # the page ships inside the package
+    assert shipped.returncode == 0, shipped.stderr
+    assert "'index.html', 'js', 'style.css'" in shipped.stdout and "'app.js'" in shipped.stdout
