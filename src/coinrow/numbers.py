@@ -399,7 +399,7 @@ class ValueSpec:
         """Parse ``"A-B"`` or ``"A..B"`` (integers, inclusive) or a list ``"1,2,3.5"`` (O(len))."""
         match = _RANGE.fullmatch(text)
         if match:
-            low, high = int(match[1]), int(match[2])
+            low, high = _parse_int(match[1], 0, text), _parse_int(match[2], 1, text)
             if low > high:
                 raise InvalidOptionError(f"empty value range {text!r}: {low} > {high}")
             return cls(text, low, high)
