@@ -1,16 +1,21 @@
 """Speed measurements behind ``coinrow bench`` and ``benchmarks/``: engine times and the
 side-by-side ratios that matter, each the best of several wall-clock runs on seeded random
-int64 rows. Needs the ``fast`` extra (NumPy, Numba). See ``docs/kernels.md``.
+int64 rows. Needs the ``fast`` extra (NumPy, Numba): :func:`machine_info` checks it first.
+See ``docs/kernels.md``.
 """
 
 from __future__ import annotations
 
 import functools
+import os
 import time
 from collections.abc import Callable
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from .engines import ENGINES
+from .engines import ENGINES, estimated_seconds
+from .engines.dispatch import kernels_available
+from .errors import MissingExtraError
 
 #: Default sizes: each finishes the whole run in about a minute on a 2-core machine.
 ENGINE_SIZES = "1000,3000"
@@ -19,7 +24,49 @@ TEXTBOOK_SIZE = 3000
 TABLE_SIZE = 6000
 LARGE_TABLE_SIZE = 20_000
 
+#: Largest sizes measured: each keeps a run within minutes and a few GB of memory.
+MAX_ENGINE_SIZE = 10**7  # a list of 10^7 Python ints, as users pass them: 0.4 GB
+MAX_SUM_SIZE = 2 * 10**8  # an int64 array of 1.6 GB, and the solver's 25 bytes a coin
+MAX_TEXTBOOK_SIZE = 5000  # the pure-Python n x n DP: 15 s and 0.6 GB (10,000: 1 min, 2.4 GB)
+MAX_REPEAT = 100
+
+#: An engine whose estimated time at a size is over this is left out of the engine times
+#: (as ``brute`` is over 20 coins).
+ENGINE_SECONDS = 30.0
+
 Timer = Callable[[], object]
+
+
+def machine_info() -> dict[str, Any]:
+    """CPU count and the NumPy and Numba versions (O(1)), without importing them. Raises
+    :class:`~coinrow.errors.MissingExtraError` when they are not installed: every
+    measurement times the compiled kernels."""
+    if not kernels_available():
+        raise MissingExtraError("timing the compiled kernels needs NumPy and Numba", "fast")
+    info: dict[str, Any] = {"cpus": os.cpu_count()}
+    for name in ("numpy", "numba"):
+        try:
+            info[name] = version(name)
+        except PackageNotFoundError:  # importable but not installed as a distribution
+            info[name] = "unknown"
+    return info
+
+
+def max_table_size() -> int:
+    """Longest row whose compiled table (9 bytes a subgame) fits the
+    :data:`~coinrow.engines.table.MEMORY_BUDGET` (O(1)).
+
+    >>> max_table_size()
+    30893
+    """
+    from .engines.table import KERNEL_BYTES_PER_CELL, MEMORY_BUDGET, cell_count
+
+    n = int((2 * MEMORY_BUDGET / KERNEL_BYTES_PER_CELL) ** 0.5)
+    while cell_count(n + 1) * KERNEL_BYTES_PER_CELL <= MEMORY_BUDGET:
+        n += 1
+    while cell_count(n) * KERNEL_BYTES_PER_CELL > MEMORY_BUDGET:
+        n -= 1
+    return n
 
 
 #: A run longer than this is not repeated.
@@ -78,7 +125,9 @@ def numpy_top_value(coins: Any) -> int:
 
 
 def engine_times(sizes: list[int], repeat: int) -> list[dict[str, Any]]:
-    """Each engine's ``coinrow.solve`` time at each size, with the path it took."""
+    """Each engine's ``coinrow.solve`` time at each size, with the path it took. Engines
+    estimated to take over :data:`ENGINE_SECONDS` at a size, or whose table would exceed the
+    memory budget, are left out at that size, as ``brute`` is over 20 coins."""
     from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
     from .solution import solve
 
@@ -86,15 +135,23 @@ def engine_times(sizes: list[int], repeat: int) -> list[dict[str, Any]]:
     for n in sizes:
         coins = random_row(n, seed=n).tolist()  # Python ints, as most users pass them
         for engine in ENGINES:
-            if engine == "brute" and n > 20:
-                continue
             kernel = kernel_row(coins, KERNEL_MIN_LENGTH.get(engine)) is not None
+            if not _fits(engine, n, kernel):
+                continue
             if kernel:
                 solve(coins, engine=engine)  # warm-up: loads the kernels
             seconds = best_time(functools.partial(solve, coins, engine), repeat)
             path = "kernel" if kernel else "python"
             rows.append({"n": n, "engine": engine, "path": path, "seconds": seconds})
     return rows
+
+
+def _fits(engine: str, n: int, kernel: bool) -> bool:
+    if engine == "brute":
+        return n <= 20
+    if engine == "table" and kernel and n > max_table_size():
+        return False
+    return estimated_seconds(engine, n, kernel) <= ENGINE_SECONDS
 
 
 def reduction_vs_sum(n: int, repeat: int) -> dict[str, Any]:
