@@ -53,9 +53,19 @@ def test_baselines_compute_the_right_values() -> None:
 
 
 @pytest.mark.parametrize(
-    "option", ["--sum-size=-1", "--table-size=0", "--textbook-size=1", "--large-table-size=-5"]
+    ("option", "message"),
+    [
+        ("--sum-size=-1", "--sum-size must be 2 to 200,000,000"),
+        ("--table-size=0", "--table-size must be 2 to 30,893"),
+        ("--textbook-size=1", "--textbook-size must be 2 to 5,000"),
+        ("--large-table-size=-5", "--large-table-size must be 0 to 30,893"),
+        ("--repeat=0", "--repeat must be 1 to 100"),
+        ("--sizes=0", "--sizes must be 1 to 10,000,000"),
+    ],
 )
-def test_bench_rejects_impossible_sizes(option: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_bench_rejects_impossible_sizes(
+    option: str, message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["bench", option]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "Invalid value" in err
+    assert err.count("\n") == 1 and message in err

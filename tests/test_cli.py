@@ -73,7 +73,7 @@ def test_text_and_npy_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
         (["solve", "--engine", "magic", "1"], "unknown engine 'magic'"),
         (["solve", "--engine", "brute", *map(str, range(21))], "refuses n > 20"),
         (["solve", "--file", "/no/such/file"], "no such file"),
-        (["solve", "--bogus", "1"], "no such option: --bogus"),
+        (["solve", "--bogus", "1"], "No such option: --bogus"),
         (["nosuchcommand"], "No such command"),
     ],
 )

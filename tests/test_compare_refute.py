@@ -120,8 +120,8 @@ def test_compare_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     [
         (["compare", "optimal"], "at least two strategies"),
         (["compare", "optimal", "magic"], "unknown strategy 'magic'"),
-        (["compare", "optimal", "greedy", "--n", "-3"], "--n must be at least 1"),
-        (["compare", "optimal", "greedy", "--games", "0"], "--games must be at least 1"),
+        (["compare", "optimal", "greedy", "--n", "-3"], "--n must be 1 to 100,000 coins, got -3"),
+        (["compare", "optimal", "greedy", "--games", "0"], "--games must be 1 to 1,000,000, got 0"),
         (["compare", "optimal", "greedy", "--values", "x"], "values 'x'"),
         (["compare", "optimal", "greedy", "--plot", "chart.gif"], "use one of the suffixes"),
         (["refute", "magic"], "unknown strategy 'magic'"),

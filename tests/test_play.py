@@ -139,7 +139,7 @@ def test_analyze_text_output_and_several_records(
     ("args", "stdin", "message"),
     [
         (["play", "1", "2", "--random", "3"], "", "not both"),
-        (["play", "--random", "-2"], "", "at least 1 coin"),
+        (["play", "--random", "-2"], "", "--random must be 1 to 1,000 coins, got -2"),
         (["play", "--seed", "4"], "", "--seed needs --random"),
         (["play", "1", "2", "--values", "1-3"], "", "--values only applies"),
         (["play", "--random", "3", "--values", "9-1"], "", "empty value range"),
@@ -170,11 +170,16 @@ def test_errors_exit_2_on_one_line(
 
 
 def test_an_error_in_a_subprocess_is_one_line() -> None:
-    result = run("analyze", "-", stdin="1 2\nLX\n")
+    result = run("analyze", "-", stdin="1 2\nLX\n\n3 1\nRL\n")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr == (
         "coinrow: error: -: line 2: move 2 is 'X'; moves are L (take the left coin) or R; "
         "use --skip-bad to analyse the good records\n"
+    )
+    alone = run("analyze", "-", stdin="1 2\nLX\n")  # no good record: no --skip-bad advice
+    assert alone.returncode == 2
+    assert alone.stderr == (
+        "coinrow: error: -: line 2: move 2 is 'X'; moves are L (take the left coin) or R\n"
     )
 
 

@@ -336,7 +336,10 @@ def test_cli_margin_highlight_size_and_html(tmp_path: Path) -> None:
         (["table", "--margin", "--view", "first", "1"], "either --margin or --view"),
         (["table", "--highlight", "LLL", "1", "2"], "the line has 3 moves"),
         (["table", "--size", "0", "--svg", "x.svg", "1"], "--size must be a positive"),
-        (["table", "--svg", "/no/such/dir/t.svg", "1"], "cannot write /no/such/dir/t.svg"),
+        (
+            ["table", "--svg", "/no/such/dir/t.svg", "1"],
+            "--svg /no/such/dir/t.svg: the folder /no/such/dir does not exist",
+        ),
         (["table"], "no coins given"),
     ],
 )

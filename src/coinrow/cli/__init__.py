@@ -2,11 +2,16 @@
 
 Each command group lives in its own module and registers itself on :data:`app`. Errors in
 the input end the command with exit status 2 and one line on stderr, never a traceback.
+Before Click parses, :func:`positionals_last` moves the positional tokens after ``--``, so
+negative coins (``-3``, ``-1e5``, ``-inf``) are never read as options. Results print without
+Rich's highlighting: its regular expressions take seconds on numbers of thousands of digits.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,8 +21,8 @@ import typer
 
 from .. import __version__
 from ..errors import CoinrowError
-from ..io import read_file
-from ..numbers import Value, coerce_coins, parse_coins
+from ..io import read_file, read_text_bytes
+from ..numbers import Value, coerce_coins
 
 app = typer.Typer(
     name="coinrow",
@@ -27,17 +32,22 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-#: Settings for commands that take coins as arguments, so negative coins are not options.
-COIN_ARGS = {"ignore_unknown_options": True}
-
 #: The row's coins as arguments, and the ``--file`` option, shared by every command of a row.
 CoinsArgument = Annotated[
     list[str] | None,
-    typer.Argument(help="Coin values, or '-' to read them from standard input."),
+    typer.Argument(
+        help="Coin values (negative ones such as -3, -1e5 or -inf are coins, never options), "
+        "or '-' to read them from standard input."
+    ),
 ]
 FileOption = Annotated[
     Path | None,
-    typer.Option("--file", "-f", help="Read coins from a text file or a .npy array."),
+    typer.Option(
+        "--file",
+        "-f",
+        help="Read coins from a text file (or a pipe such as /dev/stdin) or a 1-D .npy array; "
+        "an empty file is an error.",
+    ),
 ]
 
 
@@ -73,23 +83,104 @@ def read_coins(tokens: list[str] | None, file: Path | None) -> list[Value]:
 def read_row(tokens: list[str] | None, file: Path | None) -> Sequence[Value]:
     """Like :func:`read_coins`, but integer files stay NumPy arrays for the compiled kernels:
     an integer ``.npy`` file is memory-mapped (copy-on-write, never read into Python ints)
-    and a long text file of integers is parsed by pyarrow's CSV reader. Any other text is
-    parsed exactly, token by token (so ``0.1`` is still ``Decimal("0.1")``)."""
+    and a long text of plain integers is read by the vectorised reader of
+    :func:`coinrow.io.read_text_bytes` (same grammar as the exact parser, so ``0.1`` is still
+    ``Decimal("0.1")``). An empty file or standard input is refused (the library's empty row
+    is a valid game worth 0, but here it is almost surely a mistake)."""
     tokens = tokens or []
     if file is not None:
         if tokens:
             fail("give coins either as arguments or with --file, not both")
-        return read_file(file)
+        row = read_file(file)
+        if len(row) == 0:
+            fail(f"no coins in {file}")
+        return row
     if tokens == ["-"]:
-        return parse_coins(sys.stdin.read())
+        row = read_text_bytes(_stdin_bytes(), "standard input")
+        if len(row) == 0:
+            fail("no coins on standard input")
+        return row
     if "-" in tokens:
         fail("'-' (read standard input) must be the only coin argument")
-    options = [token for token in tokens if token.startswith("--")]
-    if options:
-        fail(f"no such option: {options[0]} (see --help)")
     if not tokens:
         fail("no coins given: pass them as arguments, with --file PATH, or '-' for stdin")
     return coerce_coins(tokens)
+
+
+def _stdin_bytes() -> bytes:
+    buffer = getattr(sys.stdin, "buffer", None)
+    if buffer is None:  # a text stream without bytes (tests replace sys.stdin)
+        return sys.stdin.read().encode("utf-8", "surrogateescape")
+    data: bytes = buffer.read()
+    return data
+
+
+def check_output_path(path: Path, option: str) -> None:
+    """Refuse up front an output file that cannot be written: a directory, or in a folder
+    that does not exist or is not writable (so no work is lost at the end)."""
+    parent = path.parent
+    if path.is_dir():
+        fail(f"{option} {path}: is a directory; give a file name")
+    if not parent.is_dir():
+        fail(f"{option} {path}: the folder {parent} does not exist")
+    if not os.access(parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"{option} {path}: not writable")
+
+
+def size_text(count: int) -> str:
+    """Bytes as KiB, MiB or GiB for messages.
+
+    >>> size_text(3 * 2**29), size_text(5 * 2**20), size_text(2048)
+    ('1.5 GiB', '5.0 MiB', '2.0 KiB')
+    """
+    for unit, scale in (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10)):
+        if count >= scale:
+            return f"{count / scale:.1f} {unit}"
+    return f"{count} bytes"
+
+
+#: Longest run a command starts: a run estimated to take longer is refused up front.
+MAX_SECONDS = 60.0
+
+
+def check_engine_time(engine: str, row: Sequence[Value]) -> None:
+    """Refuse ``--engine`` on a row it would take more than :data:`MAX_SECONDS` to solve, by
+    the library's cost model (:func:`coinrow.engines.estimated_solve_seconds`)."""
+    from ..engines import estimated_solve_seconds
+
+    seconds = estimated_solve_seconds(row, engine)
+    if seconds <= MAX_SECONDS:
+        return
+    n = len(row)
+    unit = {"reduction": "coin", "brute": "game-tree leaf"}.get(engine, "subgame")
+    items = n if engine == "reduction" else 2**n if engine == "brute" else n * (n + 1) // 2
+    fail(
+        f"--engine {engine} on {n:,} coins would take about {duration(seconds)} (about "
+        f"{_short_time(seconds / items)} per {unit}); use the default engine"
+    )
+
+
+def duration(seconds: float) -> str:
+    """A rough duration for messages: ``"40 seconds"``, ``"5 minutes"``, ``"3.2 hours"``.
+
+    >>> duration(42.4), duration(290), duration(3 * 3600 + 600), duration(10**7)
+    ('42 seconds', '5 minutes', '3.2 hours', '116 days')
+    """
+    if seconds < 90:
+        return f"{seconds:.0f} seconds"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 86400:,.0f} days"
+
+
+def _short_time(seconds: float) -> str:
+    """``"1.3 µs"``, ``"700 ns"``: two significant digits, no exponent."""
+    units = ((1.0, "s"), (1e-3, "ms"), (1e-6, "µs"))
+    scale, unit = next(((s, u) for s, u in units if seconds >= s), (1e-9, "ns"))
+    value = seconds / scale
+    return f"{value:.0f} {unit}" if value >= 10 else f"{value:.2g} {unit}"
 
 
 def print_json(data: Any) -> None:
@@ -100,8 +191,9 @@ def print_json(data: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every input error into exit status 2."""
     command = typer.main.get_command(app)
+    args = positionals_last(command, sys.argv[1:] if argv is None else list(argv))
     try:
-        result = command.main(args=argv, prog_name="coinrow", standalone_mode=False)
+        result = command.main(args=args, prog_name="coinrow", standalone_mode=False)
     except typer.Exit as stop:
         return stop.exit_code
     except typer.Abort:
@@ -121,6 +213,78 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     return result if isinstance(result, int) else 0
+
+
+#: A token that starts like a signed number (``-3``, ``-1e5``, ``-.5``, ``-1/3``, ``-inf``,
+#: ``-nan``) is a coin, never an option: no option of coinrow starts with a digit or a dot,
+#: and the number grammar's words (inf, infinity, nan, snan) are not options either.
+_SIGNED_NUMBER = re.compile(r"[+-](?:[0-9.]|inf|nan|snan)", re.IGNORECASE)
+
+
+def positionals_last(group: Any, argv: list[str]) -> list[str]:
+    """``argv`` with the command's positional tokens moved after a ``--`` separator, in
+    their order, so that Click never reads a negative coin such as ``-1e5`` or ``-inf`` as
+    an option (O(len(argv))).
+
+    The command's parameters tell which tokens are option names and how many values each
+    takes; a token that is neither, nor an option's value, is positional. A token that
+    starts like a signed number is positional unless it is exactly an option name. Other
+    unknown ``-x`` tokens stay in place, for Click to report. Without a known command, or
+    without positional tokens, ``argv`` is returned unchanged.
+
+    >>> command = typer.main.get_command(app)
+    >>> positionals_last(command, ["solve", "-1e5", "3", "--engine", "memo", "--json"])
+    ['solve', '--engine', 'memo', '--json', '--', '-1e5', '3']
+    """
+    index = _skip_options(_arities(group), argv, 0)
+    if index >= len(argv) or argv[index] not in getattr(group, "commands", {}):
+        return argv
+    arities = _arities(group.commands[argv[index]])
+    options: list[str] = []
+    positionals: list[str] = []
+    rest, position = argv[index + 1 :], 0
+    while position < len(rest):
+        token = rest[position]
+        if token == "--":
+            positionals.extend(rest[position + 1 :])
+            break
+        end = _skip_options(arities, rest, position)
+        if end == position:
+            positionals.append(token)
+            end += 1
+        else:
+            options.extend(rest[position:end])
+        position = end
+    if not positionals:
+        return argv
+    return [*argv[: index + 1], *options, "--", *positionals]
+
+
+def _arities(command: Any) -> dict[str, int]:
+    """Every option name of a Click command, with how many values it takes."""
+    arities: dict[str, int] = {}
+    for param in command.get_params(typer.Context(command)):
+        if param.param_type_name == "option":
+            takes = 0 if param.is_flag or param.count else param.nargs
+            arities.update(dict.fromkeys([*param.opts, *param.secondary_opts], takes))
+    return arities
+
+
+def _skip_options(arities: dict[str, int], argv: list[str], position: int) -> int:
+    """The index after the option (and its values) at ``argv[position]``, or ``position``
+    when that token is not an option."""
+    while position < len(argv):
+        token = argv[position]
+        name = token.partition("=")[0]
+        if token in arities:
+            position += 1 + arities[token]
+        elif token.startswith("--") and name in arities:  # --name=value
+            position += 1
+        elif _SIGNED_NUMBER.match(token) or not token.startswith("-") or token in ("-", "--"):
+            return position
+        else:  # a short option with its value attached (-ememo), or unknown: Click decides
+            position += 1
+    return min(position, len(argv))
 
 
 def _one_line(text: str) -> str:

@@ -8,7 +8,6 @@ int64 rows (seeded), after one warm-up call that loads the compiled kernels. See
 from __future__ import annotations
 
 import contextlib
-import os
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -18,18 +17,35 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..benchmark import (
+    ENGINE_SECONDS,
     ENGINE_SIZES,
     LARGE_TABLE_SIZE,
+    MAX_ENGINE_SIZE,
+    MAX_REPEAT,
+    MAX_SUM_SIZE,
+    MAX_TEXTBOOK_SIZE,
     SUM_SIZE,
     TABLE_SIZE,
     TEXTBOOK_SIZE,
     engine_times,
     large_table,
+    machine_info,
+    max_table_size,
     reduction_vs_sum,
     reduction_vs_textbook,
     table_vs_numpy,
 )
 from . import app, fail, print_json
+
+#: What --quick sets, for every option not given explicitly.
+QUICK = {
+    "sizes": "50,200",
+    "sum_size": 10**5,
+    "textbook_size": 60,
+    "table_size": 200,
+    "large_table_size": 300,
+    "repeat": 1,
+}
 
 
 @contextlib.contextmanager
@@ -51,63 +67,106 @@ def _sizes(text: str) -> list[int]:
         sizes = [int(part) for part in text.split(",") if part.strip()]
     except ValueError:
         fail(f"--sizes must be comma-separated integers, got {text!r}")
-    if any(size < 1 for size in sizes):
-        fail("--sizes must be positive")
+    if not sizes:
+        fail("--sizes needs at least one row length")
+    if not all(1 <= size <= MAX_ENGINE_SIZE for size in sizes):
+        fail(f"--sizes must be 1 to {MAX_ENGINE_SIZE:,} coins each, got {text}")
     return sizes
 
 
 @app.command("bench")
 def bench_command(
+    ctx: typer.Context,
     sizes: str = typer.Option(
-        ENGINE_SIZES, "--sizes", help="Comma-separated row lengths for the per-engine times."
+        ENGINE_SIZES,
+        "--sizes",
+        help=f"Comma-separated row lengths for the per-engine times (up to {MAX_ENGINE_SIZE:,}; "
+        f"an engine estimated to take over {ENGINE_SECONDS:.0f} s at a size is left out there).",
     ),
     sum_size: int = typer.Option(
-        SUM_SIZE, "--sum-size", min=2, help="Row length for the reduction vs numpy.sum ratio."
+        SUM_SIZE,
+        "--sum-size",
+        help=f"Row length for the reduction vs numpy.sum ratio (2 to {MAX_SUM_SIZE:,}).",
     ),
     textbook_size: int = typer.Option(
-        TEXTBOOK_SIZE, "--textbook-size", min=2, help="Row length for the reduction vs textbook DP."
+        TEXTBOOK_SIZE,
+        "--textbook-size",
+        help="Row length for the reduction vs the pure-Python textbook DP (2 to "
+        f"{MAX_TEXTBOOK_SIZE:,}: O(n^2) time and memory, about 15 s and 0.6 GB at the top).",
     ),
     table_size: int = typer.Option(
         TABLE_SIZE,
         "--table-size",
-        min=2,
-        help="Row length for the table kernel vs the NumPy sweep.",
+        help="Row length for the table kernel vs the NumPy sweep (2 up to the table's memory "
+        "budget).",
     ),
     large_table_size: int = typer.Option(
-        LARGE_TABLE_SIZE, "--large-table-size", min=0, help="Row length of one big Table (0: skip)."
+        LARGE_TABLE_SIZE,
+        "--large-table-size",
+        help="Row length of one big Table (0: skip; at most the table's memory budget).",
     ),
-    repeat: int = typer.Option(3, "--repeat", min=1, help="Runs per figure; the best counts."),
+    repeat: int = typer.Option(
+        3, "--repeat", help=f"Runs per figure (1 to {MAX_REPEAT}); the best counts."
+    ),
     quick: bool = typer.Option(
-        False, "--quick", help="Tiny sizes (seconds in all): checks the command, not speed."
+        False,
+        "--quick",
+        help="Tiny sizes and one run (seconds in all: checks the command, not speed) for every "
+        "option not given explicitly; explicit --sizes, --repeat... are kept.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
 ) -> None:
     """Time every engine and print the ratios that matter, measured side by side.
 
-    JSON keys: machine {cpus, numpy, numba}; engines [{n, engine, path, seconds}];
-    reduction_vs_sum {n, sum_seconds, reduction_seconds, ratio};
-    reduction_vs_textbook {n, textbook_seconds, reduction_seconds, ratio,
-    python_reduction_seconds, python_ratio}; table {n, subgames, numpy_sweep_seconds,
-    kernel_seconds, allocation_seconds, fresh_seconds, subgames_per_second, ratio,
-    ratio_fresh};
-    large_table {n, subgames, seconds, bytes, top_value} (null when skipped); interrupted.
-    """
-    import numba
-    import numpy
+    Needs the fast extra (NumPy and Numba). Every size is checked before anything runs.
 
-    engine_sizes = _sizes(sizes)
-    if quick:
-        engine_sizes, sum_size, textbook_size, table_size = [50, 200], 10**5, 60, 200
-        large_table_size, repeat = min(large_table_size, 300), 1
-    results: dict[str, Any] = {
-        "machine": {"cpus": os.cpu_count(), "numpy": numpy.__version__, "numba": numba.__version__}
+    JSON keys: machine {cpus, numpy, numba}; engines [{n, engine, path, seconds}] (engines
+    estimated over the time limit at a size are left out); reduction_vs_sum {n, sum_seconds,
+    reduction_seconds, ratio}; reduction_vs_textbook {n, textbook_seconds, reduction_seconds,
+    ratio, python_reduction_seconds, python_ratio}; table {n, subgames, numpy_sweep_seconds,
+    kernel_seconds, allocation_seconds, fresh_seconds, subgames_per_second, ratio,
+    ratio_fresh}; large_table {n, subgames, seconds, bytes, top_value} (null when skipped);
+    interrupted.
+    """
+    machine = machine_info()  # fails first without the fast extra
+    given: dict[str, Any] = {
+        "sizes": sizes,
+        "sum_size": sum_size,
+        "textbook_size": textbook_size,
+        "table_size": table_size,
+        "large_table_size": large_table_size,
+        "repeat": repeat,
     }
+    if quick:  # tiny values for the options left at their defaults
+        for name, value in QUICK.items():
+            source = ctx.get_parameter_source(name)
+            if source is None or source.name == "DEFAULT":
+                given[name] = value
+    engine_sizes = _sizes(given["sizes"])
+    table_limit = max_table_size()
+    checks = [
+        ("sum_size", 2, MAX_SUM_SIZE, "an int64 array and the solver's 25 bytes a coin"),
+        ("textbook_size", 2, MAX_TEXTBOOK_SIZE, "the textbook DP is O(n^2) pure Python"),
+        ("table_size", 2, table_limit, "the table's memory budget"),
+        ("large_table_size", 0, table_limit, "the table's memory budget"),
+        ("repeat", 1, MAX_REPEAT, "runs per figure"),
+    ]
+    for name, low, high, why in checks:
+        value = given[name]
+        if not low <= value <= high:
+            option = "--" + name.replace("_", "-")
+            fail(f"{option} must be {low:,} to {high:,} ({why}), got {value:,}")
+    repeat = given["repeat"]
+    results: dict[str, Any] = {"machine": machine}
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("engines", lambda: engine_times(engine_sizes, repeat)),
-        ("reduction_vs_sum", lambda: reduction_vs_sum(sum_size, repeat)),
-        ("reduction_vs_textbook", lambda: reduction_vs_textbook(textbook_size, repeat)),
-        ("table", lambda: table_vs_numpy(table_size, repeat)),
-        ("large_table", lambda: large_table(large_table_size) if large_table_size else None),
+        ("reduction_vs_sum", lambda: reduction_vs_sum(given["sum_size"], repeat)),
+        ("reduction_vs_textbook", lambda: reduction_vs_textbook(given["textbook_size"], repeat)),
+        ("table", lambda: table_vs_numpy(given["table_size"], repeat)),
+        (
+            "large_table",
+            lambda: large_table(given["large_table_size"]) if given["large_table_size"] else None,
+        ),
     ]
     results["interrupted"] = False
     with _progress(len(steps), as_json) as advance:
@@ -120,7 +179,7 @@ def bench_command(
     if as_json:
         print_json(results)
     else:
-        print_bench(results, Console())
+        print_bench(results, Console(highlight=False))
     if results["interrupted"]:
         raise typer.Exit(130)
 

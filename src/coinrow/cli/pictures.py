@@ -3,14 +3,27 @@
 from __future__ import annotations
 
 import sys
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 
-from ..engines.table import Table
-from . import COIN_ARGS, CoinsArgument, FileOption, app, fail, print_json, read_coins
+from ..engines.table import Table, cell_count
+from ..errors import TableTooLargeError
+from ..numbers import Value, exact_arithmetic
+from . import (
+    CoinsArgument,
+    FileOption,
+    app,
+    check_output_path,
+    fail,
+    print_json,
+    read_coins,
+    size_text,
+)
 
 if TYPE_CHECKING:  # coinrow.diagram is imported when the command runs, not at start-up
     from ..diagram import View
@@ -18,8 +31,18 @@ if TYPE_CHECKING:  # coinrow.diagram is imported when the command runs, not at s
 #: Longest row ``--json`` prints every cell of (500,500 cells).
 JSON_LIMIT = 1000
 
+#: Most bytes ``--json``, ``--svg`` or ``--html`` may write, estimated up front from the
+#: size of the numbers.
+MAX_OUTPUT_BYTES = 2**29
 
-@app.command("table", context_settings=COIN_ARGS)
+#: Bytes of one cell besides its numbers: JSON keys, moves and indentation; SVG shapes.
+CELL_BYTES = {"json": 120, "svg": 400}
+
+#: Widest text picture printed (ordinary rows of 40 coins need a few hundred columns).
+MAX_TEXT_COLUMNS = 4000
+
+
+@app.command("table")
 def table_command(
     coins: CoinsArgument = None,
     file: FileOption = None,
@@ -41,7 +64,8 @@ def table_command(
         False,
         "--json",
         help="Print JSON: coins, first_total, second_total, margin, and cells, a list "
-        "of {i, j, value, margin, moves, player} (0-based i..j, value = the mover's best total).",
+        "of {i, j, value, margin, moves, player} (0-based i..j, value = the mover's best total). "
+        f"At most {JSON_LIMIT} coins, and output estimated under {MAX_OUTPUT_BYTES // 2**20} MiB.",
     ),
 ) -> None:
     """Draw the triangle of every subgame: each cell sits above its coins and shows the most
@@ -54,17 +78,22 @@ def table_command(
     from ..svg import html_page, triangle
 
     chosen = check_view("margin" if margin else view)
-    row = read_coins(coins, file)
     if size is not None and size <= 0:
         fail(f"--size must be a positive number of pixels, not {size}")
     files = [(path, kind) for path, kind in ((svg, "SVG"), (html, "HTML")) if path is not None]
+    for path, kind in files:
+        check_output_path(path, f"--{kind.lower()}")
+    row = read_coins(coins, file)
     if as_json and not files:
         if len(row) > JSON_LIMIT:
             fail(f"--json prints every cell of at most {JSON_LIMIT} coins; this row has {len(row)}")
-        print_json(table_data(Table(row)))
+        _check_output_size(row, "--json")
+        print_json(table_data(_table(row)))
         return
     check_length(len(row))
-    table = Table(row)
+    for _, kind in files:
+        _check_output_size(row, f"--{kind.lower()}")
+    table = _table(row)
     line = table.line if highlight == "best" else highlight
     if files:
         picture = triangle(table, view=chosen, highlight=line, size=size)
@@ -83,14 +112,70 @@ def table_command(
     print_triangle(table, chosen, line)
 
 
+def _table(row: list[Value]) -> Table:
+    try:
+        return Table(row)
+    except TableTooLargeError as error:
+        fail(f"{str(error).partition('; use')[0]}; use coinrow solve for the totals")
+
+
+def _check_output_size(row: list[Value], option: str) -> None:
+    """Refuse ``--json``, ``--svg`` or ``--html`` when the text written would exceed
+    :data:`MAX_OUTPUT_BYTES`, estimated from the numbers' sizes (O(n)): every cell's value
+    and margin is at most the sum of the coins' absolute values, and a picture's cells also
+    list their coins in their tooltips (n^3 / 6 coins in all)."""
+    n = len(row)
+    with exact_arithmetic():
+        bound = sum((abs(coin) for coin in row), 0 * row[0] if row else 0)
+    digits = text_length(bound)
+    if option == "--json":
+        needed = cell_count(n) * (CELL_BYTES["json"] + 2 * digits) + n * digits
+    else:
+        coin_digits = max((text_length(coin) for coin in row), default=1)
+        needed = cell_count(n) * (CELL_BYTES["svg"] + 3 * digits)
+        needed += n**3 // 6 * (coin_digits + 2)
+    if needed > MAX_OUTPUT_BYTES:
+        fail(
+            f"{option} would write about {size_text(needed)} ({cell_count(n):,} cells with "
+            f"numbers of up to {digits:,} characters), over the {size_text(MAX_OUTPUT_BYTES)} "
+            "limit; use coinrow solve --json for the totals"
+        )
+
+
+def text_length(value: Value) -> int:
+    """Characters of the exact text of a value (:func:`coinrow.numbers.format_value`), to a
+    few characters, without writing it (O(1); O(digits) for a Decimal).
+
+    >>> text_length(10**5000), text_length(Decimal("1E+99999")), text_length(Fraction(1, 3))
+    (5002, 100001, 5)
+    """
+    if isinstance(value, Fraction):
+        return _int_length(value.numerator) + 1 + _int_length(value.denominator)
+    if isinstance(value, Decimal):
+        _, digits, exponent = value.as_tuple()
+        if exponent >= 0:  # type: ignore[operator]
+            return len(digits) + exponent + 1  # type: ignore[operator]
+        return max(len(digits), -exponent + 1) + 2  # type: ignore[operator]
+    return _int_length(value)
+
+
+def _int_length(number: int) -> int:
+    return number.bit_length() * 30103 // 100000 + 2  # log10(2) = 0.30103: digits and sign
+
+
 def print_triangle(table: Table, view: View, line: str | None) -> None:
     """Print the text triangle, refusing when a terminal is too narrow for it."""
     from ..text import columns
     from ..text import triangle as text_triangle
 
     needed = columns(table, view)
+    if needed > MAX_TEXT_COLUMNS:
+        fail(
+            f"the triangle needs {needed:,} columns, over the {MAX_TEXT_COLUMNS:,} a text "
+            "picture prints; use --svg FILE or --html FILE"
+        )
     terminal = sys.stdout.isatty()
-    console = Console(width=None if terminal else max(needed, 100))
+    console = Console(width=None if terminal else max(needed, 100), highlight=False)
     if terminal and needed > console.width:
         fail(
             f"the triangle needs {needed} columns but the terminal has {console.width}; "

@@ -16,14 +16,19 @@ from rich.text import Text
 
 from ..analysis import GameAnalysis, analyze
 from ..game import Game
+from ..io import read_bytes
 from ..numbers import Value, exact_arithmetic, format_value, random_row
 from ..record import Record, RecordsRead, append_record, load_records
 from ..strategies import get
 from ..subgames import Subgames
-from . import COIN_ARGS, app, fail, print_json, read_coins
+from . import _stdin_bytes, app, check_output_path, fail, print_json, read_coins
 
 #: Most coins the board shows; longer rows show both ends and elide the middle.
 BOARD_WIDTH = 24
+
+#: Most coins a game can have: a game is played move by move (and analysed at the end in
+#: O(n) per move on long rows).
+MAX_COINS = 1000
 
 #: Most moves the analysis table prints; longer games print the summary only (use --json).
 ANALYSIS_LIMIT = 200
@@ -31,11 +36,16 @@ ANALYSIS_LIMIT = 200
 HELP_LINE = "L or R: take the left or right coin · h: hint · u: undo · q: quit"
 
 
-@app.command("play", context_settings=COIN_ARGS)
+@app.command("play")
 def play_command(
-    coins: list[str] | None = typer.Argument(None, help="Coin values of the row to play."),
+    coins: list[str] | None = typer.Argument(
+        None, help=f"Coin values of the row to play (at most {MAX_COINS:,}; -3 is a coin)."
+    ),
     random_n: int | None = typer.Option(
-        None, "--random", metavar="N", help="Play a random row of N coins instead."
+        None,
+        "--random",
+        metavar="N",
+        help=f"Play a random row of N coins instead (1 to {MAX_COINS:,}).",
     ),
     seed: int | None = typer.Option(None, "--seed", help="Seed of --random (and of random play)."),
     values: str | None = typer.Option(
@@ -46,7 +56,10 @@ def play_command(
     ),
     first: bool = typer.Option(True, "--first/--second", help="You move first, or second."),
     save: Path | None = typer.Option(
-        None, "--save", help="Append the finished game's record to this file (no prompt)."
+        None,
+        "--save",
+        help="Append the finished game's record to this file (no prompt; its folder is checked "
+        "before the game starts).",
     ),
     name: str = typer.Option("you", "--name", help="Your name in the saved record."),
     as_json: bool = typer.Option(
@@ -58,6 +71,8 @@ def play_command(
     Moves are read line by line from standard input: L or R (any case) takes a coin, h gives a
     hint, u undoes your last move and the reply, q (or end of input) quits. At the end the
     game is analysed and may be saved."""
+    if save is not None:
+        check_output_path(save, "--save")
     row = _play_row(coins, random_n, seed, values)
     strategy = get(opponent, seed=seed)
     console = Console(file=sys.stderr if as_json else sys.stdout, highlight=False, soft_wrap=True)
@@ -113,11 +128,13 @@ def _play_row(
     else:
         if coins:
             fail("give either coins or --random N, not both")
-        if random_n < 1:
-            fail(f"--random needs at least 1 coin, got {random_n}")
+        if not 1 <= random_n <= MAX_COINS:
+            fail(f"--random must be 1 to {MAX_COINS:,} coins, got {random_n:,}")
         row = random_row(random_n, values or "1-9", seed)
     if not row:
         fail("no coins to play")
+    if len(row) > MAX_COINS:
+        fail(f"a game has at most {MAX_COINS:,} coins; this row has {len(row):,}")
     return row
 
 
@@ -295,6 +312,10 @@ def analyze_command(
     For each move: the mover's guaranteed total before and after it, the best move(s), the
     loss and a label (best, inaccuracy, mistake, blunder); then each player's summary."""
     read = _read(record_file)
+    if read.errors and not read.records:
+        first = read.errors[0]
+        more = f" ({len(read.errors) - 1} more bad records)" if len(read.errors) > 1 else ""
+        fail(f"{record_file}: {first}{more}")
     if read.errors and not skip_bad:
         first = read.errors[0]
         more = f" ({len(read.errors) - 1} more bad records)" if len(read.errors) > 1 else ""
@@ -323,16 +344,11 @@ def analyze_command(
 
 
 def _read(source: str) -> RecordsRead:
-    if source == "-":
-        text = sys.stdin.read()
-    else:
-        path = Path(source)
-        if not path.is_file():
-            fail(f"no such file: {source}")
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            fail(f"{source}: not a text file of game records")
+    data = _stdin_bytes() if source == "-" else read_bytes(source)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        fail(f"{source}: not a text file of game records")
     return load_records(text)
 
 

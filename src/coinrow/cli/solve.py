@@ -7,9 +7,18 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..engines import ENGINES
+from ..errors import TableTooLargeError
 from ..numbers import format_value
 from ..solution import Solution, solve
-from . import COIN_ARGS, CoinsArgument, FileOption, app, fail, print_json, read_row
+from . import (
+    CoinsArgument,
+    FileOption,
+    app,
+    check_engine_time,
+    fail,
+    print_json,
+    read_row,
+)
 
 #: Longest row whose transcript is printed move by move.
 TRANSCRIPT_LIMIT = 100
@@ -21,12 +30,16 @@ JSON_LIMIT = 10_000
 LINE_SHOWN = 200
 
 
-@app.command("solve", context_settings=COIN_ARGS)
+@app.command("solve")
 def solve_command(
     coins: CoinsArgument = None,
     file: FileOption = None,
     engine: str = typer.Option(
-        "reduction", "--engine", "-e", help=f"One of: {', '.join(ENGINES)}."
+        "reduction",
+        "--engine",
+        "-e",
+        help=f"One of: {', '.join(ENGINES)}. A run estimated to take over a minute (the O(n^2) "
+        "engines on long rows) is refused up front.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
     full: bool = typer.Option(
@@ -44,11 +57,16 @@ def solve_command(
     """
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
-    solution = solve(read_row(coins, file), engine=engine)
+    row = read_row(coins, file)
+    check_engine_time(engine, row)
+    try:
+        solution = solve(row, engine=engine)
+    except TableTooLargeError as error:  # the table's or the memo's memory budget
+        fail(f"--engine {engine}: {str(error).partition('; use')[0]}; use the default engine")
     if as_json:
         print_json(solution.to_dict(per_coin_limit=None if full else JSON_LIMIT))
     else:
-        print_solution(solution, Console())
+        print_solution(solution, Console(highlight=False))
 
 
 def print_solution(solution: Solution, console: Console) -> None:

@@ -14,8 +14,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from ..errors import CoinrowError
-from ..numbers import format_value, parse_coins
+from ..errors import CoinrowError, MissingExtraError
+from ..numbers import ValueSpec, format_value, parse_coins
 from ..refute import (
     MAX_SEARCH_ROWS,
     Counterexample,
@@ -27,8 +27,8 @@ from ..refute import (
     search_length,
 )
 from ..strategies import get, names
-from ..tournament import Progress, Tournament, TournamentResult
-from . import app, fail, print_json
+from ..tournament import MAX_COINS, MAX_ROWS, Progress, Tournament, TournamentResult
+from . import app, check_output_path, fail, print_json
 
 STRATEGY_HELP = f"Built-ins: {', '.join(names())}; or module:function."
 
@@ -58,15 +58,23 @@ def progress_bar(description: str, total: int, hidden: bool) -> Iterator[Progres
 def compare_command(
     strategies: list[str] = typer.Argument(..., help=f"Two or more strategies. {STRATEGY_HELP}"),
     games: int = typer.Option(
-        100, "--games", "-g", help="Random rows; each is played in both seat orders by each pair."
+        100,
+        "--games",
+        "-g",
+        help=f"Random rows (1 to {MAX_ROWS:,}); each is played in both seat orders by each pair.",
     ),
-    n: int = typer.Option(10, "--n", "-n", help="Coins per row."),
+    n: int = typer.Option(10, "--n", "-n", help=f"Coins per row (1 to {MAX_COINS:,})."),
     values: str = typer.Option(
-        "1-9", "--values", help="Coin values: a range such as 1-9 or a list such as 1,2,3,5."
+        "1-9",
+        "--values",
+        help="Coin values: a range such as 1-9 or a list such as 1,2,3,5 (totals up to 1e300).",
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the rows and of random strategies."),
     plot: Path | None = typer.Option(
-        None, "--plot", help="Also draw each strategy's win/tie/loss rates to this image file."
+        None,
+        "--plot",
+        help="Also draw each strategy's win/tie/loss rates to this image file (.png, .svg or "
+        ".pdf; needs the plot extra, matplotlib). Checked before the tournament starts.",
     ),
     as_json: bool = typer.Option(
         False,
@@ -80,15 +88,13 @@ def compare_command(
 
     Both seat orders are played; reports win, tie and loss rates, mean margin and mean regret
     (points a strategy's own moves gave away against optimal play)."""
-    if games < 1:
-        fail(f"--games must be at least 1, got {games}")
-    if n < 1:
-        fail(f"--n must be at least 1, got {n}")
+    if not 1 <= games <= MAX_ROWS:
+        fail(f"--games must be 1 to {MAX_ROWS:,}, got {games:,}")
+    if not 1 <= n <= MAX_COINS:
+        fail(f"--n must be 1 to {MAX_COINS:,} coins, got {n:,}")
+    _check_float_range(values, n)
     if plot is not None:
-        from ..plot import FORMATS
-
-        if plot.suffix.lower() not in FORMATS:
-            fail(f"--plot {plot.name}: use one of the suffixes {', '.join(FORMATS)}")
+        _check_plot(plot)
     played = Tournament(strategies, games, n, values, seed)
     with progress_bar("Playing", games, as_json) as advance:
         try:
@@ -149,6 +155,32 @@ def _print_tournament(result: TournamentResult, console: Console) -> None:
             f"{row.mean_regret:.2f}",
         )
     console.print(standings)
+
+
+#: Largest margin a tournament can report: its means and rates are floats.
+FLOAT_LIMIT = 1e300
+
+
+def _check_float_range(values: str, n: int) -> None:
+    """Refuse coin values whose totals would overflow the tournament's float means."""
+    spec = ValueSpec.parse(values)
+    largest = max((abs(value) for value in spec.choices), default=max(-spec.low, spec.high))
+    if largest * n > FLOAT_LIMIT:
+        shown = values if len(values) <= 40 else f"{values[:20]}...{values[-10:]}"
+        fail(f"--values {shown}: totals up to {FLOAT_LIMIT:g} only (means are reported as floats)")
+
+
+def _check_plot(path: Path) -> None:
+    """Refuse a --plot that cannot be drawn before the tournament runs."""
+    import importlib.util
+
+    from ..plot import FORMATS
+
+    if path.suffix.lower() not in FORMATS:
+        fail(f"--plot {path.name}: use one of the suffixes {', '.join(FORMATS)}")
+    check_output_path(path, "--plot")
+    if importlib.util.find_spec("matplotlib") is None:
+        raise MissingExtraError("--plot draws with matplotlib", "plot")
 
 
 def _plot(result: TournamentResult, path: Path) -> None:
