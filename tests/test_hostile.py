@@ -17,6 +17,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import coinrow
 from coinrow import io as coinrow_io
@@ -355,6 +357,29 @@ def test_same_error_through_a_file_over_the_threshold(
 def test_valid_text_gives_the_same_row(text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     exact, fast = read_both_ways(text.encode(), monkeypatch)
     assert exact == fast == parse_coins(text)
+
+
+@given(
+    text=st.text(alphabet="0123456789+- ,;\n\t.x", max_size=60)
+    | st.lists(st.integers(-(10**19), 10**19)).map(lambda coins: " ".join(map(str, coins))),
+    chunk=st.integers(1, 9),
+)
+def test_the_vectorised_reader_agrees_with_the_exact_parser(text: str, chunk: int) -> None:
+    data = text.encode()
+    try:
+        exact: object = parse_coins(text)
+    except CoinrowError as error:
+        exact = str(error)
+    saved = coinrow_io.FAST_TEXT_BYTES, coinrow_io._CHUNK_BYTES
+    coinrow_io.FAST_TEXT_BYTES, coinrow_io._CHUNK_BYTES = 0, chunk
+    try:
+        row = coinrow_io.read_text_bytes(data)
+        fast: object = [int(coin) if hasattr(coin, "dtype") else coin for coin in row]
+    except CoinrowError as error:
+        fast = str(error)
+    finally:
+        coinrow_io.FAST_TEXT_BYTES, coinrow_io._CHUNK_BYTES = saved
+    assert fast == exact
 
 
 def test_large_valid_file_is_read_as_the_exact_parser_reads_it(tmp_path: Path) -> None:

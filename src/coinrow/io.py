@@ -115,14 +115,17 @@ def read_text_bytes(data: bytes, source: str = "the text") -> Sequence[Value]:
     return parse_coins(text)
 
 
-def _byte_classes() -> Any:
-    import numpy as np
+def _byte_classes() -> bytes:
+    """A translation table from every byte to its class (:func:`bytes.translate` is the
+    fastest lookup: ten times NumPy's fancy indexing)."""
+    classes = bytearray([_OTHER]) * 256
+    for members, kind in ((_SEPARATOR_BYTES, _SEPARATOR), (b"0123456789", _DIGIT), (b"+-", _SIGN)):
+        for byte in members:
+            classes[byte] = kind
+    return bytes(classes)
 
-    classes = np.full(256, _OTHER, dtype=np.uint8)
-    classes[list(_SEPARATOR_BYTES)] = _SEPARATOR
-    classes[list(b"0123456789")] = _DIGIT
-    classes[list(b"+-")] = _SIGN
-    return classes
+
+_CLASSES = _byte_classes()
 
 
 def _plain_int64(data: bytes) -> Any:
@@ -136,35 +139,33 @@ def _plain_int64(data: bytes) -> Any:
     """
     import numpy as np
 
-    classes = _byte_classes()
     size = len(data)
-    raw = np.frombuffer(data, dtype=np.uint8)
     tokens = 0
     previous = _SEPARATOR  # class of the byte before the chunk
-    last_break = -1  # index of the last byte that is not a digit
+    last_break = -1  # index of the last byte that is not a digit (-1: the start)
     for begin in range(0, size, _CHUNK_BYTES):
         end = min(begin + _CHUNK_BYTES, size)
-        kind = classes[raw[begin:end]]
-        if (kind == _OTHER).any():
+        kind = np.frombuffer(data[begin:end].translate(_CLASSES), dtype=np.uint8)
+        if int(kind.max()) == _OTHER:
             return None
-        before = np.empty_like(kind)
-        before[0] = previous
-        before[1:] = kind[:-1]
-        after = np.empty_like(kind)
-        after[:-1] = kind[1:]
-        after[-1] = classes[raw[end]] if end < size else _SEPARATOR
-        signs = kind == _SIGN
-        if signs.any() and ((before[signs] != _SEPARATOR).any() or (after[signs] != _DIGIT).any()):
-            return None
-        digits = kind == _DIGIT
-        tokens += int(np.count_nonzero(digits & (before != _DIGIT)))
-        edges = np.flatnonzero(~digits) + begin  # bytes that end a run of digits
+        breaks = np.flatnonzero(kind != _DIGIT)  # separators and signs, about 1 byte in 10
+        signs = breaks[kind[breaks] == _SIGN]
+        if signs.size:
+            last = len(kind) - 1
+            before = kind[np.maximum(signs - 1, 0)]
+            before[signs == 0] = previous
+            after = kind[np.minimum(signs + 1, last)]
+            after[signs == last] = _CLASSES[data[end]] if end < size else _SEPARATOR
+            if (before != _SEPARATOR).any() or (after != _DIGIT).any():
+                return None
+        edges = breaks + begin
         if end == size:
-            edges = np.append(edges, size)
+            edges = np.append(edges, size)  # the end of the text ends the last run
         if edges.size:
-            gaps = np.diff(edges, prepend=last_break)
+            gaps = np.diff(edges, prepend=last_break)  # a digit run is a gap minus one
             if int(gaps.max()) > _FAST_DIGITS + 1:
                 return None
+            tokens += int(np.count_nonzero(gaps > 1))
             last_break = int(edges[-1])
         elif end - last_break > _FAST_DIGITS + 1:
             return None
