@@ -180,7 +180,7 @@ def _check_plot(path: Path) -> None:
         fail(f"--plot {path.name}: use one of the suffixes {', '.join(FORMATS)}")
     check_output_path(path, "--plot")
     if importlib.util.find_spec("matplotlib") is None:
-        raise MissingExtraError("--plot draws with matplotlib", "plot")
+        raise MissingExtraError("drawing a chart needs matplotlib", "plot")  # as plot.py says
 
 
 def _plot(result: TournamentResult, path: Path) -> None:
