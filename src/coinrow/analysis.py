@@ -46,6 +46,24 @@ class MoveAnalysis:
     first_total: Value
     second_total: Value
 
+    def texts(self) -> tuple[str, ...]:
+        """The move as the texts of a table row, in the order of :data:`HTML_COLUMNS` (O(1)).
+
+        >>> analyze([8, 15, 3, 7], "L").moves[0].texts()
+        ('1', 'first', 'L', '8', 'R', '22', '15', '7', 'blunder')
+        """
+        return (
+            str(self.step),
+            self.player,
+            self.move,
+            format_value(self.coin),
+            self.best_moves,
+            format_value(self.guaranteed_before),
+            format_value(self.guaranteed_after),
+            format_value(self.loss),
+            self.label,
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1)); ``best_moves`` is ``"L"``, ``"R"`` or ``"LR"``."""
         return {
@@ -128,22 +146,7 @@ class GameAnalysis:
         label) and each player's summary (O(n))."""
         head = "".join(f"<th>{name}</th>" for name in HTML_COLUMNS)
         rows = "".join(
-            "<tr>"
-            + "".join(
-                f"<td>{html.escape(text)}</td>"
-                for text in (
-                    str(move.step),
-                    move.player,
-                    move.move,
-                    format_value(move.coin),
-                    move.best_moves,
-                    format_value(move.guaranteed_before),
-                    format_value(move.guaranteed_after),
-                    format_value(move.loss),
-                    move.label,
-                )
-            )
-            + "</tr>"
+            "<tr>" + "".join(f"<td>{html.escape(text)}</td>" for text in move.texts()) + "</tr>"
             for move in self.moves
         )
         summaries = "".join(

@@ -263,17 +263,9 @@ def print_analysis(analysis: GameAnalysis, console: Console, names: tuple[str, s
             table.add_column(header, justify="left" if textual else "right")
         styles = {"best": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}
         for move in analysis.moves:
-            table.add_row(
-                str(move.step),
-                escape(names[0 if move.player == "first" else 1]),
-                move.move,
-                format_value(move.coin),
-                move.best_moves,
-                format_value(move.guaranteed_before),
-                format_value(move.guaranteed_after),
-                format_value(move.loss),
-                f"[{styles[move.label]}]{move.label}[/]",
-            )
+            step, player, *middle, label = move.texts()
+            name = escape(names[0 if player == "first" else 1])
+            table.add_row(step, name, *middle, f"[{styles[label]}]{label}[/]")
         console.print(table)
     else:
         console.print(f"({len(analysis.moves)} moves: table omitted; use --json for every move)")
