@@ -1,0 +1,592 @@
+"""Compiled (Numba) census kernels: every row of a shard, depth first, sharing prefixes.
+
+Importing this module imports NumPy and Numba; only shard runs (:mod:`coinrow.census.shards`)
+do. Every kernel is ``@njit(cache=True, nogil=True)``. See ``docs/census.md`` for the
+algorithms and their proofs; in short:
+
+*Stack scans* (no strategy). The peak reduction is an online left-to-right stack scan, so a
+depth-first walk over the rows pushes one coin per tree node and undoes it on the way back.
+A push only ever writes one stack slot (merges pop entries without touching them and write
+the merged entry at the final top), so the undo is O(1): the slot's old contents and the old
+size. Each slot also keeps two numbers of the stack up to it: ``Q``, the alternating sum of
+the entries, and ``M``, the stack's margin (greedy play on the valley). With those, the
+margin after a push is O(r) instead of a greedy pass: the entries larger than the new top
+``z`` are the first ``r`` entries of the valley (its strictly decreasing part), so in the
+descending order of the entries ``z`` comes right after them and every later entry changes
+sign: ``D = (Q[r] - M) + (Q[r] +- z)``. A leaf costs the merges of its last coin and that
+short scan.
+
+*Column scans* (strategies). Appending coin ``j`` fills column ``j`` of every subgame table:
+the margin ``D(i, j)``, what the strategy gets from ``i..j`` when it moves (``S``) and when
+the optimal opponent moves and picks, among its optimal moves, the one worst for the
+strategy (``O``), plus what the strategies need (cooperative totals ``F``/``G``, depth-limited
+margins for ``lookahead``). A column depends only on earlier columns, so siblings share them:
+O(n) per row of n coins, no undo.
+
+All values stay within int64 when the sum of the absolute coin values of every row is below
+2**62 (every intermediate is bounded by that sum, or by twice it; see ``docs/census.md``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+Array = Any  # numpy.ndarray
+
+#: Above every int64-safe value: the two padding slots below the stack.
+SENTINEL = np.int64(2**63 - 1)
+
+#: ``counts`` slots: rows, rows where taking the right coin is optimal, and (only when the
+#: left move is computed directly) rows where only L / only R / both are optimal.
+ROWS, RIGHT_OPTIMAL, LEFT_ONLY, RIGHT_ONLY, BOTH = range(5)
+COUNTS = 5
+
+#: First-move codes in per-row output.
+MOVE_L, MOVE_R, MOVE_LR = 1, 2, 3
+
+#: Compiled strategy codes (see :mod:`coinrow.census.compiled`).
+GREEDY, OPTIMAL_LEFT, OPTIMAL_RIGHT, THIBAULT, THIBAULT3, LOOKAHEAD, COOPERATIVE, PARITY = range(8)
+
+#: Per-strategy statistics: optimal rows, regret sum (low 32 bits and the rest), worst regret,
+#: counterexamples recorded.
+OPTIMAL, REGRET_LO, REGRET_HI, WORST, FOUND = range(5)
+STRATEGY_STATS = 5
+
+#: Fixed tables of a column scan: margins, cooperative F and G, and two scratch rows (the
+#: optimal moves and the strategy's moves of the column being filled); lookahead tables and
+#: the strategies' totals follow.
+TABLE_D, TABLE_F, TABLE_G, TABLE_OPTIMAL, TABLE_LEFT, FIXED_TABLES = range(6)
+
+_LOW = np.int64(0xFFFFFFFF)
+
+
+# --- stack scans ------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def _margin_after(vals: Array, q: Array, m: Array, s: int, z: int) -> int:
+    """Margin of the stack ``vals[2:s]`` + ``[z]`` (``vals[s] == z`` already written, which
+    stops the scan). The entries larger than z form a prefix of the valley (its strictly
+    decreasing part): in descending order z comes right after them and every later entry
+    changes sign."""
+    i = 2
+    while vals[i] > z:
+        i += 1
+    signed = z if (i & 1) == 0 else -z
+    return (q[i - 1] - m[s - 1]) + (q[i - 1] + signed)
+
+
+@njit(cache=True, nogil=True)
+def _settle(vals: Array, s: int, z: int) -> tuple[int, int]:
+    """Merge the pushed coin ``z`` with every peak it completes; returns the slot it goes to
+    and its merged value. The sentinels in slots 0 and 1 stop the loop at the bottom."""
+    y = vals[s - 1]
+    x = vals[s - 2]
+    while (y >= x) & (y >= z):
+        z = x - y + z
+        s -= 2
+        y = vals[s - 1]
+        x = vals[s - 2]
+    return s, z
+
+
+@njit(cache=True, nogil=True)
+def _push(vals: Array, q: Array, m: Array, s: int, c: int, undo: Array, u: int) -> int:
+    """Push coin ``c`` on the stack of size ``s`` (slots 2..s-1); save the one slot it writes
+    in ``undo[u:u+3]``; return the new size."""
+    s, z = _settle(vals, s, c)
+    undo[u] = vals[s]
+    undo[u + 1] = q[s]
+    undo[u + 2] = m[s]
+    vals[s] = z
+    m[s] = _margin_after(vals, q, m, s, z)
+    q[s] = q[s - 1] + (z if (s & 1) == 0 else -z)
+    return s + 1
+
+
+@njit(cache=True, nogil=True)
+def _pop(vals: Array, q: Array, m: Array, s: int, undo: Array, u: int) -> None:
+    """Undo the push that left the stack at size ``s``."""
+    vals[s - 1] = undo[u]
+    q[s - 1] = undo[u + 1]
+    m[s - 1] = undo[u + 2]
+
+
+@njit(cache=True, nogil=True)
+def _leaf_margin(vals: Array, q: Array, m: Array, s: int, c: int) -> int:
+    """Margin of the stack with coin ``c`` pushed, leaving the stack as it was."""
+    s, z = _settle(vals, s, c)
+    old = vals[s]
+    vals[s] = z
+    margin = _margin_after(vals, q, m, s, z)
+    vals[s] = old
+    return margin
+
+
+# --- column scans -----------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _column(
+    j: int, a: Array, alt: Array, tables: Array, slot_code: Array, slot_param: Array,
+    lookahead: int, cooperative: bool,
+) -> None:  # fmt: skip
+    """Fill column ``j`` (subgames i..j) of every table, coins a[0..j] set; O(j) per table.
+
+    ``alt[x]`` is the alternating prefix sum a_0 - a_1 + ... of the first x coins. Slot s
+    keeps the strategy's totals at ``tables[base + 2s]`` (it moves) and ``[base + 2s + 1]``
+    (the opponent moves), base = FIXED_TABLES + lookahead tables. Each table is one tight
+    loop over i = j-1 down to 0 (a dependency chain through its own previous cell); the
+    strategy's rule runs in its own loop first, so no loop branches on the strategy. The
+    tables are indexed directly: an array view costs reference counting."""
+    base = FIXED_TABLES + max(lookahead - 1, 0)
+    aj = a[j]
+    tables[TABLE_D, j, j] = aj
+    x = aj
+    for i in range(j - 1, -1, -1):
+        left = a[i] - x
+        right = aj - tables[TABLE_D, j - 1, i]
+        x = max(left, right)
+        tables[TABLE_D, j, i] = x
+        tables[TABLE_OPTIMAL, j, i] = np.int64(left >= right) | (np.int64(right >= left) << 1)
+    if cooperative:
+        tables[TABLE_F, j, j] = aj
+        tables[TABLE_G, j, j] = 0
+        for i in range(j - 1, -1, -1):
+            tables[TABLE_F, j, i] = max(a[i] + tables[TABLE_G, j, i + 1],
+                                        aj + tables[TABLE_G, j - 1, i])  # fmt: skip
+            tables[TABLE_G, j, i] = max(tables[TABLE_F, j, i + 1], tables[TABLE_F, j - 1, i])
+    for t in range(1, lookahead):  # margins t moves deep: M_1 is the larger end
+        m_t = FIXED_TABLES + t - 1
+        tables[m_t, j, j] = aj
+        if t == 1:
+            for i in range(j):
+                tables[m_t, j, i] = max(a[i], aj)
+        else:
+            for i in range(j - 1, -1, -1):
+                tables[m_t, j, i] = max(a[i] - tables[m_t - 1, j, i + 1],
+                                        aj - tables[m_t - 1, j - 1, i])  # fmt: skip
+    for s in range(slot_code.shape[0]):
+        mover, other = base + 2 * s, base + 2 * s + 1
+        tables[mover, j, j] = aj
+        tables[other, j, j] = 0
+        code = slot_code[s]
+        if code == GREEDY or (code == LOOKAHEAD and slot_param[s] == 1):
+            for i in range(j):
+                tables[TABLE_LEFT, j, i] = a[i] >= aj
+        elif code == OPTIMAL_LEFT:
+            for i in range(j):
+                tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] & 1
+        elif code == OPTIMAL_RIGHT:
+            for i in range(j):
+                tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] == 1
+        elif code == THIBAULT or code == THIBAULT3:
+            for i in range(j):
+                tables[TABLE_LEFT, j, i] = _thibault(a, alt, i, j, code == THIBAULT3)
+        elif code == LOOKAHEAD:
+            m_k = FIXED_TABLES + slot_param[s] - 2  # M_{depth-1}
+            for i in range(j):
+                tables[TABLE_LEFT, j, i] = slot_param[s] == 0 or (
+                    a[i] - tables[m_k, j, i + 1] >= aj - tables[m_k, j - 1, i]
+                )
+        elif code == COOPERATIVE:
+            for i in range(j):
+                tables[TABLE_LEFT, j, i] = tables[TABLE_F, j, i + 1] >= tables[TABLE_F, j - 1, i]
+        else:  # PARITY: the end of group slot_param[s] when an even number of coins is left
+            group = slot_param[s]
+            for i in range(j):
+                even_left = (j - i) & 1 == 1
+                tables[TABLE_LEFT, j, i] = ((i & 1) == group) if even_left else (a[i] >= aj)
+        mover_next = aj  # the strategy's total from i+1..j when it moves there
+        other_next = np.int64(0)  # ... and when the opponent moves there
+        for i in range(j - 1, -1, -1):
+            by_left = a[i] + other_next
+            by_right = aj + tables[other, j - 1, i]
+            total = by_left if tables[TABLE_LEFT, j, i] != 0 else by_right
+            after_left = mover_next
+            after_right = tables[mover, j - 1, i]
+            moves = tables[TABLE_OPTIMAL, j, i]
+            worst = min(after_left, after_right) if moves == 3 else (
+                after_left if moves == 1 else after_right
+            )
+            tables[mover, j, i] = total
+            tables[other, j, i] = worst
+            mover_next = total
+            other_next = worst
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _thibault(a: Array, alt: Array, i: int, j: int, local_rule: bool) -> bool:
+    """Thibault's rules at subgame i..j (i < j): True for the left coin."""
+    ai = a[i]
+    aj = a[j]
+    if ai > aj and ai > a[i + 1]:
+        return True
+    if aj > ai and aj > a[j - 1]:
+        return False
+    if (j - i) & 1 == 1:  # an even number of coins: compare the two alternating groups
+        groups = alt[j + 1] - alt[i]
+        if i & 1 == 1:
+            groups = -groups
+        if groups != 0:
+            return groups > 0
+    if local_rule:
+        left = ai - max(a[i + 1], aj)
+        right = aj - max(ai, a[j - 1])
+        if left != right:
+            return left > right
+    return True
+
+
+# --- finishing a row ----------------------------------------------------------------------
+#
+# Helpers take few arrays: every array argument of a call costs reference counting, which
+# for a dozen arrays is more than the work of a whole row. The walks keep the tallies inline.
+
+
+@njit(cache=True, nogil=True)
+def _stack_leaf(stack: Array, sizes: Array, d: int, c: int, first: int,
+                direct_left: bool) -> tuple[int, int]:  # fmt: skip
+    """Margin and first moves (MOVE_R when taking the right coin is optimal, plus MOVE_L
+    when ``direct_left`` and taking the left one is) of the row whose first d coins are on
+    the stacks, with last coin ``c``. Leaves the stacks as they were."""
+    s = sizes[0, d]
+    margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
+    moves = MOVE_R if c - stack[2, s - 1] == margin else 0
+    if direct_left:
+        if d == 0 or first - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c) == margin:
+            moves += MOVE_L
+    return margin, moves
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strategies_leaf(n: int, row: Array, margin: int, local: int, tables: Array,
+                     lookahead: int, chosen: Array, stats: Array,
+                     examples: Array) -> None:  # fmt: skip
+    """Each requested strategy's worst total on the row a[0..n-1] (columns filled) against
+    the optimal opponent: its regret, and the row's number when it is a counterexample."""
+    base = FIXED_TABLES + max(lookahead - 1, 0)
+    first_total = (row[2, n] + margin) >> 1  # the total and the margin have the same parity
+    limit = examples.shape[1]
+    for r in range(chosen.shape[1]):
+        slot = chosen[0, r]
+        if chosen[1, r] != 0 and (n & 1) == 0 and row[1, n] < 0:
+            slot += 1  # parity on an even row whose odd positions hold more: its odd slot
+        regret = first_total - tables[base + 2 * slot, n - 1, 0]
+        if regret == 0:
+            stats[r, OPTIMAL] += 1
+        else:
+            low = stats[r, REGRET_LO] + (regret & _LOW)
+            stats[r, REGRET_HI] += (regret >> 32) + (low >> 32)
+            stats[r, REGRET_LO] = low & _LOW
+            if regret > stats[r, WORST]:
+                stats[r, WORST] = regret
+            found = stats[r, FOUND]
+            if found < limit:
+                examples[r, found] = local
+                stats[r, FOUND] = found + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _column_leaf(n: int, row: Array, tables: Array) -> tuple[int, int]:
+    """Margin and first moves (MOVE_* bits) of the row a[0..n-1] whose columns are filled."""
+    margin = tables[TABLE_D, n - 1, 0]
+    if n == 1:
+        return margin, MOVE_LR
+    moves = MOVE_L if row[0, 0] - tables[TABLE_D, n - 1, 1] == margin else 0
+    if row[0, n - 1] - tables[TABLE_D, n - 2, 0] == margin:
+        moves += MOVE_R
+    return margin, moves
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _row_out(n: int, row: Array, local: int, margin: int, moves: int, out_margin: Array,
+             out_moves: Array, offsets: Array, values: Array) -> None:  # fmt: skip
+    """Per-row output: margin, first moves and the coins (at ``offsets[local]``)."""
+    out_margin[local] = margin
+    out_moves[local] = moves
+    start = offsets[local]
+    for t in range(n):
+        values[start + t] = row[0, t]
+    offsets[local + 1] = start + n
+
+
+# --- one tree node ------------------------------------------------------------------------
+#
+# ``row`` holds the coins a, their alternating prefix sums and their prefix sums; ``sizes``
+# the stack sizes per depth (the row's scan, then the scan without the first coin);
+# ``slots`` the strategy slots (code and parameter rows), ``chosen`` the requested
+# strategies (first slot and parity flag rows); ``flags`` the walk's settings (FLAG_*).
+# The walks call the stack primitives themselves: a wrapper around them (a call LLVM does
+# not inline, with its array arguments reference-counted) costs about three times the work.
+
+#: ``flags`` slots.
+FLAG_COLUMNS, FLAG_DIRECT_LEFT, FLAG_DENSE, FLAG_OFFSET, FLAG_ROWS, FLAG_LOOKAHEAD = range(6)
+FLAG_COOPERATIVE, FLAGS = 6, 7
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _column_push(d: int, c: int, row: Array, tables: Array, slots: Array, lookahead: int,
+                 cooperative: bool) -> None:  # fmt: skip
+    """Column scans: coin ``c`` becomes coin ``d`` of the row; fill its column."""
+    row[0, d] = c
+    row[1, d + 1] = row[1, d] + (c if (d & 1) == 0 else -c)
+    row[2, d + 1] = row[2, d] + c
+    _column(d, row[0], row[1], tables, slots[0], slots[1], lookahead, cooperative)
+
+
+def work_arrays(n: int, columns: bool, tables: int) -> tuple[Array, Array, Array, Array, Array]:
+    """Scratch arrays of a walk over rows of up to ``n`` coins: row, stack, sizes, undo and
+    tables (a 1x1x1 placeholder for stack scans)."""
+    stack = np.zeros((6, n + 3), np.int64)
+    stack[0, 0] = stack[3, 0] = SENTINEL
+    stack[0, 1] = stack[3, 1] = SENTINEL - 1
+    return (
+        np.zeros((3, n + 1), np.int64),
+        stack,
+        np.full((2, n + 1), 2, np.int64),
+        np.zeros(6 * (n + 1), np.int64),
+        np.zeros((tables, n, n) if columns else (1, 1, 1), np.int64),
+    )
+
+
+# --- the three walks ----------------------------------------------------------------------
+#
+# Each takes, after its family arguments: flags, row, stack, sizes, undo, tables, slots,
+# chosen, stats, examples, counts, hist, margins, out_margin, out_moves, out_offsets,
+# out_values. Each writes out the push, the undo and the tally of a row (see above).
+
+
+@njit(cache=True, nogil=True)
+def scan_words(
+    alphabet: Array, n: int, prefix: Array, flags: Array, row: Array, stack: Array,
+    sizes: Array, undo: Array, tables: Array, slots: Array, chosen: Array, stats: Array,
+    examples: Array, counts: Array, hist: Array, margins: Array, out_margin: Array,
+    out_moves: Array, out_offsets: Array, out_values: Array,
+) -> None:  # fmt: skip
+    """Every row of ``n`` coins over ``alphabet`` that starts with the coins
+    ``alphabet[prefix]``, in lexicographic order of the alphabet's indices
+    (``len(prefix) < n``).
+
+    Stack scans cost O(1) amortised per tree node plus a scan of the valley's decreasing
+    part per row; column scans O(n * tables) per tree node."""
+    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
+    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
+    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
+    left_known = columns or direct_left
+    k = alphabet.shape[0]
+    depth0 = prefix.shape[0]
+    digit = np.zeros(n + 1, np.int64)
+    d = 0
+    local = 0
+    while True:
+        if d == n - 1:  # the last coin: every row below this node
+            s = sizes[0, d]
+            for j in range(k):
+                c = alphabet[j]
+                if columns:
+                    _column_push(d, c, row, tables, slots, lookahead, cooperative)
+                    margin, moves = _column_leaf(n, row, tables)
+                    _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats,
+                                     examples)  # fmt: skip
+                else:
+                    row[0, d] = c
+                    margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
+                    moves = MOVE_R if c - stack[2, s - 1] == margin else 0
+                    if direct_left:
+                        if d == 0 or row[0, 0] - _leaf_margin(
+                            stack[3], stack[4], stack[5], sizes[1, d], c
+                        ) == margin:
+                            moves += MOVE_L
+                counts[ROWS] += 1
+                counts[RIGHT_OPTIMAL] += moves >> 1
+                if left_known:
+                    counts[1 + moves] += 1
+                if dense:
+                    hist[margin + offset] += 1
+                else:
+                    margins[local] = margin
+                if rows_mode:
+                    _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets,
+                             out_values)  # fmt: skip
+                local += 1
+        elif d < depth0 or digit[d] < k:  # push a coin and go down
+            c = alphabet[prefix[d]] if d < depth0 else alphabet[digit[d]]
+            if columns:
+                _column_push(d, c, row, tables, slots, lookahead, cooperative)
+            else:
+                row[0, d] = c
+                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
+                if direct_left and d > 0:
+                    sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], c, undo,
+                                            6 * d + 3)  # fmt: skip
+                else:
+                    sizes[1, d + 1] = sizes[1, d]
+            d += 1
+            digit[d] = 0
+            continue
+        if d == depth0:
+            break
+        d -= 1  # undo the push of coin d and try its next value
+        if not columns:
+            _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
+            if direct_left and d > 0:
+                _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
+        digit[d] += 1
+
+
+@njit(cache=True, nogil=True)
+def scan_compositions(
+    total: int, prefix: Array, flags: Array, row: Array, stack: Array, sizes: Array,
+    undo: Array, tables: Array, slots: Array, chosen: Array, stats: Array, examples: Array,
+    counts: Array, hist: Array, margins: Array, out_margin: Array, out_moves: Array,
+    out_offsets: Array, out_values: Array,
+) -> None:  # fmt: skip
+    """Every composition of ``total`` whose standard-order number k starts (after its leading
+    1) with the bits ``prefix``, in increasing k (``len(prefix) <= total - 1``).
+
+    Bit 0 makes the open part longer, bit 1 closes it and opens a part of 1. Only closed
+    parts are pushed, so the walk costs what :func:`scan_words` does per part plus O(1) per
+    bit."""
+    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
+    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
+    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
+    left_known = columns or direct_left
+    depth0 = prefix.shape[0]
+    state = np.zeros(total + 1, np.int64)  # per bit: 0 not tried, 1 tried 0, 2 tried 1
+    saved = np.zeros(total + 1, np.int64)  # the open part's length before the bit
+    parts = 0
+    part = 1
+    t = 0
+    local = 0
+    while True:
+        if t == total - 1:  # every bit is set: the open part is the last one
+            n = parts + 1
+            if columns:
+                _column_push(parts, part, row, tables, slots, lookahead, cooperative)
+                margin, moves = _column_leaf(n, row, tables)
+                _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats,
+                                 examples)  # fmt: skip
+            else:
+                row[0, parts] = part
+                s = sizes[0, parts]
+                margin = _leaf_margin(stack[0], stack[1], stack[2], s, part)
+                moves = MOVE_R if part - stack[2, s - 1] == margin else 0
+                if direct_left:
+                    if parts == 0 or row[0, 0] - _leaf_margin(
+                        stack[3], stack[4], stack[5], sizes[1, parts], part
+                    ) == margin:
+                        moves += MOVE_L
+            counts[ROWS] += 1
+            counts[RIGHT_OPTIMAL] += moves >> 1
+            if left_known:
+                counts[1 + moves] += 1
+            if dense:
+                hist[margin + offset] += 1
+            else:
+                margins[local] = margin
+            if rows_mode:
+                _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets,
+                         out_values)  # fmt: skip
+            local += 1
+            if t == depth0:
+                break
+            t -= 1
+        elif state[t] == 0 and (t >= depth0 or prefix[t] == 0):  # bit 0: the part grows
+            state[t] = 1
+            saved[t] = part
+            part += 1
+            t += 1
+            state[t] = 0
+        elif state[t] < 2 and (t >= depth0 or prefix[t] == 1):  # bit 1: close the part
+            if state[t] == 0:
+                saved[t] = part
+            state[t] = 2
+            part = saved[t]
+            if columns:
+                _column_push(parts, part, row, tables, slots, lookahead, cooperative)
+            else:
+                row[0, parts] = part
+                d = parts
+                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], part, undo,
+                                        6 * d)  # fmt: skip
+                if direct_left and d > 0:
+                    sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], part,
+                                            undo, 6 * d + 3)  # fmt: skip
+                else:
+                    sizes[1, d + 1] = sizes[1, d]
+            parts += 1
+            part = 1
+            t += 1
+            state[t] = 0
+        else:  # both bits done (or the prefix's one): undo and go up
+            if t <= depth0:
+                break
+            if state[t] == 2:
+                parts -= 1
+                if not columns:
+                    d = parts
+                    _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
+                    if direct_left and d > 0:
+                        _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
+            part = saved[t]
+            t -= 1
+
+
+@njit(cache=True, nogil=True)
+def scan_rows(
+    rows: Array, flags: Array, row: Array, stack: Array, sizes: Array, undo: Array,
+    tables: Array, slots: Array, chosen: Array, stats: Array, examples: Array, counts: Array,
+    hist: Array, margins: Array, out_margin: Array, out_moves: Array, out_offsets: Array,
+    out_values: Array,
+) -> None:  # fmt: skip
+    """Every row of the 2-D array ``rows`` (n >= 1 coins each), one after the other: O(n)
+    per row for stack scans, O(n^2 * tables) for column scans."""
+    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
+    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
+    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
+    left_known = columns or direct_left
+    count, n = rows.shape
+    for local in range(count):
+        for d in range(n - 1):
+            c = rows[local, d]
+            if columns:
+                _column_push(d, c, row, tables, slots, lookahead, cooperative)
+            else:
+                row[0, d] = c
+                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
+                if direct_left and d > 0:
+                    sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], c, undo,
+                                            6 * d + 3)  # fmt: skip
+                else:
+                    sizes[1, d + 1] = sizes[1, d]
+        d = n - 1
+        c = rows[local, d]
+        if columns:
+            _column_push(d, c, row, tables, slots, lookahead, cooperative)
+            margin, moves = _column_leaf(n, row, tables)
+            _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
+        else:
+            row[0, d] = c
+            s = sizes[0, d]
+            margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
+            moves = MOVE_R if c - stack[2, s - 1] == margin else 0
+            if direct_left:
+                if d == 0 or row[0, 0] - _leaf_margin(
+                    stack[3], stack[4], stack[5], sizes[1, d], c
+                ) == margin:
+                    moves += MOVE_L
+        counts[ROWS] += 1
+        counts[RIGHT_OPTIMAL] += moves >> 1
+        if left_known:
+            counts[1 + moves] += 1
+        if dense:
+            hist[margin + offset] += 1
+        else:
+            margins[local] = margin
+        if rows_mode:
+            _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets,
+                     out_values)  # fmt: skip
