@@ -11,6 +11,7 @@ from .analysis import GameAnalysis, MoveAnalysis, analyze
 from .engines import ENGINES
 from .engines.table import Table
 from .errors import (
+    CensusStoreError,
     CoinrowError,
     IllegalMoveError,
     InputFileError,
@@ -21,6 +22,7 @@ from .errors import (
     PictureError,
     RecordError,
     RowTooLongError,
+    SchedulerError,
     StrategyFailedError,
     StrategyParameterError,
     StrategyUnavailableError,
@@ -39,6 +41,7 @@ __version__ = "0.1.0"  # the one place the version is written (pyproject reads i
 
 __all__ = [
     "ENGINES",
+    "CensusStoreError",
     "CoinrowError",
     "Game",
     "GameAnalysis",
@@ -56,6 +59,7 @@ __all__ = [
     "Record",
     "RecordError",
     "RowTooLongError",
+    "SchedulerError",
     "Solution",
     "StrategyFailedError",
     "StrategyParameterError",

@@ -85,3 +85,12 @@ class MissingExtraError(CoinrowError):
     def __init__(self, what: str, extra: str) -> None:
         self.extra = extra
         super().__init__(f"{what}: install coinrow[{extra}]")
+
+
+class CensusStoreError(CoinrowError):
+    """A census folder cannot be used: it is a file, it already holds a census, or it holds
+    a census of another family, job or version."""
+
+
+class SchedulerError(CoinrowError):
+    """The Dask scheduler given for a census cannot be reached."""

@@ -1,0 +1,47 @@
+"""Censuses: every row of a family solved, counted and checked against strategies, from a
+laptop to a Dask cluster (the ``census`` extra: NumPy, Numba, pyarrow, Dask distributed).
+
+>>> from coinrow.census import Census, Compositions
+>>> result = Census(Compositions.of(6), ["greedy"]).run(workers=0)
+>>> result.rows, result.outcomes["tie"], result.strategies[0].counterexamples
+(32, 6, 2)
+
+Importing this package imports no NumPy, Numba, Dask or pyarrow; running a census does.
+See ``docs/census.md``.
+"""
+
+from __future__ import annotations
+
+from .families import (
+    Compositions,
+    Family,
+    RandomRows,
+    Shard,
+    Words,
+    WordsUpTo,
+    composition,
+    family_from_dict,
+)
+from .run import ROWS_LIMIT, Census, CensusResult, StrategySummary, require_extra
+from .shards import Example, Job, ShardResult, StrategyTally, run_shard
+
+__all__ = [
+    "ROWS_LIMIT",
+    "Census",
+    "CensusResult",
+    "Compositions",
+    "Example",
+    "Family",
+    "Job",
+    "RandomRows",
+    "Shard",
+    "ShardResult",
+    "StrategySummary",
+    "StrategyTally",
+    "Words",
+    "WordsUpTo",
+    "composition",
+    "family_from_dict",
+    "require_extra",
+    "run_shard",
+]

@@ -34,6 +34,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from .compiled import (
+    COOPERATIVE,
+    GREEDY,
+    LOOKAHEAD,
+    OPTIMAL_LEFT,
+    OPTIMAL_RIGHT,
+    THIBAULT,
+    THIBAULT3,
+)
+
 Array = Any  # numpy.ndarray
 
 #: Above every int64-safe value: the two padding slots below the stack.
@@ -47,8 +57,6 @@ COUNTS = 5
 #: First-move codes in per-row output.
 MOVE_L, MOVE_R, MOVE_LR = 1, 2, 3
 
-#: Compiled strategy codes (see :mod:`coinrow.census.compiled`).
-GREEDY, OPTIMAL_LEFT, OPTIMAL_RIGHT, THIBAULT, THIBAULT3, LOOKAHEAD, COOPERATIVE, PARITY = range(8)
 
 #: Per-strategy statistics: optimal rows, regret sum (low 32 bits and the rest), worst regret,
 #: counterexamples recorded.
@@ -76,7 +84,8 @@ def _margin_after(vals: Array, q: Array, m: Array, s: int, z: int) -> int:
     while vals[i] > z:
         i += 1
     signed = z if (i & 1) == 0 else -z
-    return (q[i - 1] - m[s - 1]) + (q[i - 1] + signed)
+    margin: int = (q[i - 1] - m[s - 1]) + (q[i - 1] + signed)
+    return margin
 
 
 @njit(cache=True, nogil=True)
@@ -129,11 +138,17 @@ def _leaf_margin(vals: Array, q: Array, m: Array, s: int, c: int) -> int:
 # --- column scans -----------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _column(
-    j: int, a: Array, alt: Array, tables: Array, slot_code: Array, slot_param: Array,
-    lookahead: int, cooperative: bool,
-) -> None:  # fmt: skip
+    j: int,
+    a: Array,
+    alt: Array,
+    tables: Array,
+    slot_code: Array,
+    slot_param: Array,
+    lookahead: int,
+    cooperative: bool,
+) -> None:
     """Fill column ``j`` (subgames i..j) of every table, coins a[0..j] set; O(j) per table.
 
     ``alt[x]`` is the alternating prefix sum a_0 - a_1 + ... of the first x coins. Slot s
@@ -156,8 +171,9 @@ def _column(
         tables[TABLE_F, j, j] = aj
         tables[TABLE_G, j, j] = 0
         for i in range(j - 1, -1, -1):
-            tables[TABLE_F, j, i] = max(a[i] + tables[TABLE_G, j, i + 1],
-                                        aj + tables[TABLE_G, j - 1, i])  # fmt: skip
+            tables[TABLE_F, j, i] = max(
+                a[i] + tables[TABLE_G, j, i + 1], aj + tables[TABLE_G, j - 1, i]
+            )
             tables[TABLE_G, j, i] = max(tables[TABLE_F, j, i + 1], tables[TABLE_F, j - 1, i])
     for t in range(1, lookahead):  # margins t moves deep: M_1 is the larger end
         m_t = FIXED_TABLES + t - 1
@@ -167,8 +183,9 @@ def _column(
                 tables[m_t, j, i] = max(a[i], aj)
         else:
             for i in range(j - 1, -1, -1):
-                tables[m_t, j, i] = max(a[i] - tables[m_t - 1, j, i + 1],
-                                        aj - tables[m_t - 1, j - 1, i])  # fmt: skip
+                tables[m_t, j, i] = max(
+                    a[i] - tables[m_t - 1, j, i + 1], aj - tables[m_t - 1, j - 1, i]
+                )
     for s in range(slot_code.shape[0]):
         mover, other = base + 2 * s, base + 2 * s + 1
         tables[mover, j, j] = aj
@@ -183,7 +200,7 @@ def _column(
         elif code == OPTIMAL_RIGHT:
             for i in range(j):
                 tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] == 1
-        elif code == THIBAULT or code == THIBAULT3:
+        elif code in (THIBAULT, THIBAULT3):
             for i in range(j):
                 tables[TABLE_LEFT, j, i] = _thibault(a, alt, i, j, code == THIBAULT3)
         elif code == LOOKAHEAD:
@@ -209,8 +226,10 @@ def _column(
             after_left = mover_next
             after_right = tables[mover, j - 1, i]
             moves = tables[TABLE_OPTIMAL, j, i]
-            worst = min(after_left, after_right) if moves == 3 else (
-                after_left if moves == 1 else after_right
+            worst = (
+                min(after_left, after_right)
+                if moves == 3
+                else (after_left if moves == 1 else after_right)
             )
             tables[mover, j, i] = total
             tables[other, j, i] = worst
@@ -232,12 +251,12 @@ def _thibault(a: Array, alt: Array, i: int, j: int, local_rule: bool) -> bool:
         if i & 1 == 1:
             groups = -groups
         if groups != 0:
-            return groups > 0
+            return bool(groups > 0)
     if local_rule:
         left = ai - max(a[i + 1], aj)
         right = aj - max(ai, a[j - 1])
         if left != right:
-            return left > right
+            return bool(left > right)
     return True
 
 
@@ -248,24 +267,34 @@ def _thibault(a: Array, alt: Array, i: int, j: int, local_rule: bool) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def _stack_leaf(stack: Array, sizes: Array, d: int, c: int, first: int,
-                direct_left: bool) -> tuple[int, int]:  # fmt: skip
+def _stack_leaf(
+    stack: Array, sizes: Array, d: int, c: int, first: int, direct_left: bool
+) -> tuple[int, int]:
     """Margin and first moves (MOVE_R when taking the right coin is optimal, plus MOVE_L
     when ``direct_left`` and taking the left one is) of the row whose first d coins are on
     the stacks, with last coin ``c``. Leaves the stacks as they were."""
     s = sizes[0, d]
     margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
     moves = MOVE_R if c - stack[2, s - 1] == margin else 0
-    if direct_left:
-        if d == 0 or first - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c) == margin:
-            moves += MOVE_L
+    if direct_left and (
+        d == 0 or first - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c) == margin
+    ):
+        moves += MOVE_L
     return margin, moves
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _strategies_leaf(n: int, row: Array, margin: int, local: int, tables: Array,
-                     lookahead: int, chosen: Array, stats: Array,
-                     examples: Array) -> None:  # fmt: skip
+def _strategies_leaf(
+    n: int,
+    row: Array,
+    margin: int,
+    local: int,
+    tables: Array,
+    lookahead: int,
+    chosen: Array,
+    stats: Array,
+    examples: Array,
+) -> None:
     """Each requested strategy's worst total on the row a[0..n-1] (columns filled) against
     the optimal opponent: its regret, and the row's number when it is a counterexample."""
     base = FIXED_TABLES + max(lookahead - 1, 0)
@@ -303,8 +332,17 @@ def _column_leaf(n: int, row: Array, tables: Array) -> tuple[int, int]:
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _row_out(n: int, row: Array, local: int, margin: int, moves: int, out_margin: Array,
-             out_moves: Array, offsets: Array, values: Array) -> None:  # fmt: skip
+def _row_out(
+    n: int,
+    row: Array,
+    local: int,
+    margin: int,
+    moves: int,
+    out_margin: Array,
+    out_moves: Array,
+    offsets: Array,
+    values: Array,
+) -> None:
     """Per-row output: margin, first moves and the coins (at ``offsets[local]``)."""
     out_margin[local] = margin
     out_moves[local] = moves
@@ -329,8 +367,9 @@ FLAG_COOPERATIVE, FLAGS = 6, 7
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _column_push(d: int, c: int, row: Array, tables: Array, slots: Array, lookahead: int,
-                 cooperative: bool) -> None:  # fmt: skip
+def _column_push(
+    d: int, c: int, row: Array, tables: Array, slots: Array, lookahead: int, cooperative: bool
+) -> None:
     """Column scans: coin ``c`` becomes coin ``d`` of the row; fill its column."""
     row[0, d] = c
     row[1, d + 1] = row[1, d] + (c if (d & 1) == 0 else -c)
@@ -362,11 +401,27 @@ def work_arrays(n: int, columns: bool, tables: int) -> tuple[Array, Array, Array
 
 @njit(cache=True, nogil=True)
 def scan_words(
-    alphabet: Array, n: int, prefix: Array, flags: Array, row: Array, stack: Array,
-    sizes: Array, undo: Array, tables: Array, slots: Array, chosen: Array, stats: Array,
-    examples: Array, counts: Array, hist: Array, margins: Array, out_margin: Array,
-    out_moves: Array, out_offsets: Array, out_values: Array,
-) -> None:  # fmt: skip
+    alphabet: Array,
+    n: int,
+    prefix: Array,
+    flags: Array,
+    row: Array,
+    stack: Array,
+    sizes: Array,
+    undo: Array,
+    tables: Array,
+    slots: Array,
+    chosen: Array,
+    stats: Array,
+    examples: Array,
+    counts: Array,
+    hist: Array,
+    margins: Array,
+    out_margin: Array,
+    out_moves: Array,
+    out_offsets: Array,
+    out_values: Array,
+) -> None:
     """Every row of ``n`` coins over ``alphabet`` that starts with the coins
     ``alphabet[prefix]``, in lexicographic order of the alphabet's indices
     (``len(prefix) < n``).
@@ -390,17 +445,19 @@ def scan_words(
                 if columns:
                     _column_push(d, c, row, tables, slots, lookahead, cooperative)
                     margin, moves = _column_leaf(n, row, tables)
-                    _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats,
-                                     examples)  # fmt: skip
+                    _strategies_leaf(
+                        n, row, margin, local, tables, lookahead, chosen, stats, examples
+                    )
                 else:
                     row[0, d] = c
                     margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
                     moves = MOVE_R if c - stack[2, s - 1] == margin else 0
-                    if direct_left:
-                        if d == 0 or row[0, 0] - _leaf_margin(
-                            stack[3], stack[4], stack[5], sizes[1, d], c
-                        ) == margin:
-                            moves += MOVE_L
+                    if direct_left and (
+                        d == 0
+                        or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c)
+                        == margin
+                    ):
+                        moves += MOVE_L
                 counts[ROWS] += 1
                 counts[RIGHT_OPTIMAL] += moves >> 1
                 if left_known:
@@ -410,8 +467,9 @@ def scan_words(
                 else:
                     margins[local] = margin
                 if rows_mode:
-                    _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets,
-                             out_values)  # fmt: skip
+                    _row_out(
+                        n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values
+                    )
                 local += 1
         elif d < depth0 or digit[d] < k:  # push a coin and go down
             c = alphabet[prefix[d]] if d < depth0 else alphabet[digit[d]]
@@ -421,8 +479,9 @@ def scan_words(
                 row[0, d] = c
                 sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
                 if direct_left and d > 0:
-                    sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], c, undo,
-                                            6 * d + 3)  # fmt: skip
+                    sizes[1, d + 1] = _push(
+                        stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3
+                    )
                 else:
                     sizes[1, d + 1] = sizes[1, d]
             d += 1
@@ -440,11 +499,26 @@ def scan_words(
 
 @njit(cache=True, nogil=True)
 def scan_compositions(
-    total: int, prefix: Array, flags: Array, row: Array, stack: Array, sizes: Array,
-    undo: Array, tables: Array, slots: Array, chosen: Array, stats: Array, examples: Array,
-    counts: Array, hist: Array, margins: Array, out_margin: Array, out_moves: Array,
-    out_offsets: Array, out_values: Array,
-) -> None:  # fmt: skip
+    total: int,
+    prefix: Array,
+    flags: Array,
+    row: Array,
+    stack: Array,
+    sizes: Array,
+    undo: Array,
+    tables: Array,
+    slots: Array,
+    chosen: Array,
+    stats: Array,
+    examples: Array,
+    counts: Array,
+    hist: Array,
+    margins: Array,
+    out_margin: Array,
+    out_moves: Array,
+    out_offsets: Array,
+    out_values: Array,
+) -> None:
     """Every composition of ``total`` whose standard-order number k starts (after its leading
     1) with the bits ``prefix``, in increasing k (``len(prefix) <= total - 1``).
 
@@ -468,18 +542,18 @@ def scan_compositions(
             if columns:
                 _column_push(parts, part, row, tables, slots, lookahead, cooperative)
                 margin, moves = _column_leaf(n, row, tables)
-                _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats,
-                                 examples)  # fmt: skip
+                _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
             else:
                 row[0, parts] = part
                 s = sizes[0, parts]
                 margin = _leaf_margin(stack[0], stack[1], stack[2], s, part)
                 moves = MOVE_R if part - stack[2, s - 1] == margin else 0
-                if direct_left:
-                    if parts == 0 or row[0, 0] - _leaf_margin(
-                        stack[3], stack[4], stack[5], sizes[1, parts], part
-                    ) == margin:
-                        moves += MOVE_L
+                if direct_left and (
+                    parts == 0
+                    or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, parts], part)
+                    == margin
+                ):
+                    moves += MOVE_L
             counts[ROWS] += 1
             counts[RIGHT_OPTIMAL] += moves >> 1
             if left_known:
@@ -489,8 +563,9 @@ def scan_compositions(
             else:
                 margins[local] = margin
             if rows_mode:
-                _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets,
-                         out_values)  # fmt: skip
+                _row_out(
+                    n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values
+                )
             local += 1
             if t == depth0:
                 break
@@ -511,11 +586,13 @@ def scan_compositions(
             else:
                 row[0, parts] = part
                 d = parts
-                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], part, undo,
-                                        6 * d)  # fmt: skip
+                sizes[0, d + 1] = _push(
+                    stack[0], stack[1], stack[2], sizes[0, d], part, undo, 6 * d
+                )
                 if direct_left and d > 0:
-                    sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], part,
-                                            undo, 6 * d + 3)  # fmt: skip
+                    sizes[1, d + 1] = _push(
+                        stack[3], stack[4], stack[5], sizes[1, d], part, undo, 6 * d + 3
+                    )
                 else:
                     sizes[1, d + 1] = sizes[1, d]
             parts += 1
@@ -538,11 +615,25 @@ def scan_compositions(
 
 @njit(cache=True, nogil=True)
 def scan_rows(
-    rows: Array, flags: Array, row: Array, stack: Array, sizes: Array, undo: Array,
-    tables: Array, slots: Array, chosen: Array, stats: Array, examples: Array, counts: Array,
-    hist: Array, margins: Array, out_margin: Array, out_moves: Array, out_offsets: Array,
+    rows: Array,
+    flags: Array,
+    row: Array,
+    stack: Array,
+    sizes: Array,
+    undo: Array,
+    tables: Array,
+    slots: Array,
+    chosen: Array,
+    stats: Array,
+    examples: Array,
+    counts: Array,
+    hist: Array,
+    margins: Array,
+    out_margin: Array,
+    out_moves: Array,
+    out_offsets: Array,
     out_values: Array,
-) -> None:  # fmt: skip
+) -> None:
     """Every row of the 2-D array ``rows`` (n >= 1 coins each), one after the other: O(n)
     per row for stack scans, O(n^2 * tables) for column scans."""
     columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
@@ -559,8 +650,9 @@ def scan_rows(
                 row[0, d] = c
                 sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
                 if direct_left and d > 0:
-                    sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], c, undo,
-                                            6 * d + 3)  # fmt: skip
+                    sizes[1, d + 1] = _push(
+                        stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3
+                    )
                 else:
                     sizes[1, d + 1] = sizes[1, d]
         d = n - 1
@@ -574,11 +666,11 @@ def scan_rows(
             s = sizes[0, d]
             margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
             moves = MOVE_R if c - stack[2, s - 1] == margin else 0
-            if direct_left:
-                if d == 0 or row[0, 0] - _leaf_margin(
-                    stack[3], stack[4], stack[5], sizes[1, d], c
-                ) == margin:
-                    moves += MOVE_L
+            if direct_left and (
+                d == 0
+                or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c) == margin
+            ):
+                moves += MOVE_L
         counts[ROWS] += 1
         counts[RIGHT_OPTIMAL] += moves >> 1
         if left_known:
@@ -588,5 +680,4 @@ def scan_rows(
         else:
             margins[local] = margin
         if rows_mode:
-            _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets,
-                     out_values)  # fmt: skip
+            _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values)

@@ -1,0 +1,320 @@
+"""``coinrow census``: every row of a family solved and counted, strategies checked, on this
+machine or a Dask cluster (the library is :mod:`coinrow.census`)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+from rich import box
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table as RichTable
+
+from ..errors import CoinrowError
+from ..numbers import format_value
+from ..strategies import names
+from . import app, fail, print_json
+
+if TYPE_CHECKING:
+    from ..census import Census, CensusResult, Family, ShardResult
+
+#: Most margins listed one per line in the summary (more are summarised).
+LISTED_MARGINS = 25
+
+
+@app.command("census")
+def census_command(
+    length: int | None = typer.Option(
+        None, "--length", "-n", help="Rows of exactly this many coins (with --alphabet)."
+    ),
+    alphabet: str = typer.Option(
+        "1,2", "--alphabet", "-a", help="Coin values of the rows (integers, e.g. 1,2,3)."
+    ),
+    max_length: int | None = typer.Option(
+        None, "--max-length", "-m", help="Rows of 1 to this many coins (with --alphabet)."
+    ),
+    compositions: int | None = typer.Option(
+        None, "--compositions", help="Every composition of this total, in standard order."
+    ),
+    random_count: int | None = typer.Option(
+        None, "--random", help="This many random rows of --length coins (--values, --seed)."
+    ),
+    values: str = typer.Option(
+        "1..9", "--values", help="Values of random coins: a range LO..HI or a list 1,2,5."
+    ),
+    seed: int = typer.Option(0, "--seed", help="Seed of the random rows."),
+    strategy: list[str] | None = typer.Option(
+        None,
+        "--strategy",
+        "-s",
+        help="Check this strategy (repeatable): how often it gets the optimal total against "
+        "the optimal opponent that hurts it most. Built-ins run compiled: "
+        f"{', '.join(names())}; module:function runs through Python.",
+    ),
+    examples: int = typer.Option(
+        3, "--examples", "-k", help="Counterexamples kept per strategy, first in family order."
+    ),
+    out: Path | None = typer.Option(
+        None, "--out", help="Write one Parquet file per shard and a manifest to this folder."
+    ),
+    rows: bool = typer.Option(
+        False, "--rows", help="With --out: also write every row's result (small families)."
+    ),
+    resume: Path | None = typer.Option(
+        None, "--resume", help="Continue the census recorded in this folder (same options)."
+    ),
+    scheduler: str | None = typer.Option(
+        None, "--scheduler", help="Run on an existing Dask cluster (tcp://HOST:PORT)."
+    ),
+    workers: int | None = typer.Option(
+        None,
+        "--workers",
+        help="Processes of the local Dask cluster (default: one per core; 0 runs in this "
+        "process, the default for small censuses).",
+    ),
+    shard_rows: int | None = typer.Option(
+        None, "--shard-rows", help="Rows per shard (default: sized to the family)."
+    ),
+    plot: Path | None = typer.Option(
+        None, "--plot", help="Draw the margin histogram (and optimality rates) to this image."
+    ),
+    as_json: bool = typer.Option(
+        False,
+        "--json",
+        help="Print JSON: family, rows, outcomes {first, tie, second}, margin_histogram "
+        '{"<margin>": rows}, first_moves {L, R, LR}, strategies {name: {optimal, '
+        "optimal_rate, counterexamples, regret_total, mean_regret, worst_regret, examples}}, "
+        "shards, seconds, rows_per_second, out.",
+    ),
+) -> None:
+    """Census of a family of rows: outcomes, margins, first moves, strategies.
+
+    Families: --length N --alphabet A (all rows of N coins), --max-length M (all rows of 1 to
+    M coins), --compositions M (all compositions of M), --random COUNT --length N --values
+    LO..HI --seed S. Every row is solved exactly (compiled, sharing the work of rows with a
+    common prefix); the shards run on a local Dask cluster, or on --scheduler."""
+    if examples < 0:
+        fail(f"--examples must be at least 0, got {examples}")
+    if workers is not None and workers < 0:
+        fail(f"--workers must be at least 0, got {workers}")
+    if shard_rows is not None and shard_rows < 1:
+        fail(f"--shard-rows must be at least 1, got {shard_rows}")
+    if rows and out is None and resume is None:
+        fail("--rows writes every row's result to the --out folder: give --out DIR")
+    if resume is not None and out is not None and resume != out:
+        fail("--resume DIR continues the census in DIR; leave out --out or give the same folder")
+    if plot is not None:
+        from ..plot import FORMATS
+
+        if plot.suffix.lower() not in FORMATS:
+            fail(f"--plot {plot.name}: use one of the suffixes {', '.join(FORMATS)}")
+    from ..census import Census
+
+    family = _family(length, alphabet, max_length, compositions, random_count, values, seed)
+    census = Census(
+        family,
+        strategy or [],
+        examples=examples,
+        rows=rows,
+        shard_rows=shard_rows,
+        out=resume if resume is not None else out,
+        resume=resume is not None,
+    )
+    with _progress(census, as_json) as advance:
+        result = census.run(scheduler=scheduler, workers=workers, progress=advance)
+    if plot is not None:
+        _plot(result, plot)
+    if as_json:
+        print_json(result.to_dict())
+    else:
+        _print(result, Console(highlight=False))
+
+
+def _family(
+    length: int | None,
+    alphabet: str,
+    max_length: int | None,
+    compositions: int | None,
+    random_count: int | None,
+    values: str,
+    seed: int,
+) -> Family:
+    """The family the options describe (exactly one kind)."""
+    from ..census import Compositions, RandomRows, Words, WordsUpTo
+
+    kinds = [
+        name
+        for name, given in (
+            ("--max-length", max_length is not None),
+            ("--compositions", compositions is not None),
+            ("--random", random_count is not None),
+        )
+        if given
+    ]
+    if len(kinds) > 1:
+        fail(f"choose one family: {' or '.join(kinds)}")
+    if not kinds and length is None:
+        fail("no family given: use --length N, --max-length M, --compositions M or --random")
+    if length is not None and length < 1:
+        fail(f"--length must be at least 1, got {length}")
+    if random_count is not None:
+        if length is None:
+            fail("--random COUNT needs --length N (the coins per row)")
+        if random_count < 1:
+            fail(f"--random must be at least 1, got {random_count}")
+        try:
+            return RandomRows.of(random_count, length, values, seed)
+        except CoinrowError as error:
+            fail(f"--values: {error}")
+    if compositions is not None:
+        if length is not None:
+            fail("--compositions M takes every length; leave out --length")
+        if compositions < 1:
+            fail(f"--compositions must be at least 1, got {compositions}")
+        return Compositions.of(compositions)
+    if max_length is not None and length is not None:
+        fail("give --length N (one length) or --max-length M (lengths 1 to M), not both")
+    if max_length is not None and max_length < 1:
+        fail(f"--max-length must be at least 1, got {max_length}")
+    try:
+        if max_length is not None:
+            return WordsUpTo.of(alphabet, max_length)
+        return Words.of(alphabet, length or 0)
+    except CoinrowError as error:
+        fail(f"--alphabet: {error}")
+
+
+@contextlib.contextmanager
+def _progress(census: Census, hidden: bool) -> Iterator[Callable[[ShardResult], None]]:
+    """A Rich progress bar over the census's rows on stderr, with rows/s and the time left
+    (hidden with --json or when stderr is not a terminal)."""
+    console = Console(stderr=True)
+    if hidden or not console.is_terminal:
+        yield lambda result: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Speed(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f} rows/s")
+
+    columns = (
+        "{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        Speed(),
+        TimeRemainingColumn(),
+    )
+    done = census.done_rows
+    described = f"{len(census.missing)} of {len(census.shards)} shards"
+    with Progress(*columns, console=console, transient=True) as bar:
+        task = bar.add_task(described, total=census.rows, completed=done)
+        yield lambda result: bar.advance(task, result.rows)
+
+
+def _print(result: CensusResult, console: Console) -> None:
+    family = result.family
+    console.print(
+        f"[bold]Census of {escape(family.describe())}[/]: {result.rows:,} rows, "
+        f"{result.shards} shard{'s' if result.shards != 1 else ''}"
+        + (f" ({result.reused} resumed)" if result.reused else "")
+        + f", {result.seconds:.1f} s"
+        + (f", {result.rows_per_second:,.0f} rows/s" if result.rows_computed else "")
+        + "."
+    )
+    outcomes = result.outcomes
+    console.print(
+        "Optimal play: "
+        + ", ".join(
+            f"{label} {outcomes[key]:,} ({_share(outcomes[key], result.rows)})"
+            for key, label in (
+                ("first", "the first player wins"),
+                ("tie", "ties"),
+                ("second", "the second player wins"),
+            )
+        )
+        + "."
+    )
+    moves = result.first_moves
+    console.print(
+        f"Optimal first moves: only L {moves['L']:,}, only R {moves['R']:,}, both {moves['LR']:,}"
+        + (" (from R by reversal)." if result.first_moves_by == "reversal" else ".")
+    )
+    _print_histogram(result, console)
+    if result.strategies:
+        _print_strategies(result, console)
+    if result.out is not None:
+        console.print(f"Shards and manifest in {escape(str(result.out))}.")
+
+
+def _share(count: int, total: int) -> str:
+    return f"{count / total:.1%}" if total else "-"
+
+
+def _print_histogram(result: CensusResult, console: Console) -> None:
+    histogram = result.histogram
+    table = RichTable(
+        title="Margins (first player's total minus the second's)", box=box.SIMPLE_HEAD
+    )
+    for header in ("Margin", "Rows", "Share"):
+        table.add_column(header, justify="right", no_wrap=True)
+    margins = sorted(histogram)
+    shown = margins if len(margins) <= LISTED_MARGINS else margins[:10] + margins[-10:]
+    for position, margin in enumerate(shown):
+        if len(shown) < len(margins) and position == 10:
+            table.add_row("...", f"{len(margins) - 20} more", "")
+        table.add_row(
+            f"{margin:+d}", f"{histogram[margin]:,}", _share(histogram[margin], result.rows)
+        )
+    console.print(table)
+
+
+def _print_strategies(result: CensusResult, console: Console) -> None:
+    table = RichTable(
+        title="Strategies (first, against the optimal opponent that hurts them most)",
+        box=box.SIMPLE_HEAD,
+    )
+    for header in ("Strategy", "Optimal", "Rate", "Counterexamples", "Mean regret", "Worst regret"):
+        table.add_column(header, justify="left" if header == "Strategy" else "right")
+    for summary in result.strategies:
+        table.add_row(
+            escape(summary.name) + ("" if summary.compiled else " (Python)"),
+            f"{summary.optimal:,}",
+            f"{summary.optimal_rate:.2%}",
+            f"{summary.counterexamples:,}",
+            f"{summary.mean_regret:.4f}",
+            str(summary.worst_regret),
+        )
+    console.print(table)
+    for summary in result.strategies:
+        for example in summary.examples:
+            found = example.counterexample
+            coins = " ".join(format_value(coin) for coin in found.coins)
+            console.print(
+                f"{escape(summary.name)} #{example.label}: [bold]{coins}[/]: gets "
+                f"{format_value(found.strategy_total)}, the optimum is "
+                f"{format_value(found.optimal_total)} (lines {found.strategy_line} and "
+                f"{found.optimal_line})"
+            )
+
+
+def _plot(result: CensusResult, path: Path) -> None:
+    from ..plot import census_chart
+
+    rates = {summary.name: summary.optimal_rate for summary in result.strategies}
+    census_chart(path, f"Census of {result.family.describe()}", result.histogram, rates or None)
+
+
+__all__ = ["census_command"]
