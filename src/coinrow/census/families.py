@@ -4,7 +4,7 @@ A family lists its rows in a fixed *family order*, numbered from 0; a shard is a
 range of that order that one task computes:
 
 * :class:`Words`: every row of ``length`` coins over an alphabet, in lexicographic order of
-  the (sorted) alphabet. Shards fix a prefix of the row.
+  the (sorted) alphabet. Shards are ranges of that order.
 * :class:`WordsUpTo`: every row of length 1 to ``max_length``, by length, then as above
   (the order :func:`coinrow.refute.refute` searches).
 * :class:`Compositions`: every composition of ``total`` in standard order: composition k
@@ -18,7 +18,6 @@ range of that order that one task computes:
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -41,14 +40,15 @@ MAX_SHARDS = 1 << 22
 class Shard:
     """A contiguous range of a family's rows: ``count`` rows from number ``start``.
 
-    ``length`` is the row length (words, random rows) or the composition total; ``prefix``
-    the fixed first digits (alphabet indices), composition bits, or ``(block,)``."""
+    ``length`` is the row length (words, random rows) or the composition total; ``first``
+    says where the walk starts: the first row's alphabet indices, the bits of its
+    composition number after the leading 1, or ``(block,)`` for random rows."""
 
     key: str
     start: int
     count: int
     length: int
-    prefix: tuple[int, ...]
+    first: tuple[int, ...]
 
 
 class Family:
@@ -132,12 +132,10 @@ def _text(values: tuple[int, ...]) -> str:
     return ", ".join(map(str, values))
 
 
-def _prefix_depth(base: int, length: int, shard_rows: int) -> int:
-    """Fewest fixed digits (at most length - 1) leaving at most shard_rows rows per shard."""
-    depth = 0
-    while depth < length - 1 and base ** (length - depth) > shard_rows:
-        depth += 1
-    return depth
+def _ranges(rows: int, shard_rows: int) -> Iterator[tuple[int, int, int]]:
+    """(shard number, first row, rows) of ``rows`` rows cut into pieces of ``shard_rows``."""
+    for number, start in enumerate(range(0, rows, shard_rows)):
+        yield number, start, min(shard_rows, rows - start)
 
 
 def _digits(number: int, base: int, width: int) -> tuple[int, ...]:
@@ -163,8 +161,8 @@ class Words(Family):
     >>> family = Words.of("2,1", 3)
     >>> family.rows, family.row(5), family.describe()
     (8, (2, 1, 2), 'rows of length 3 over {1, 2}')
-    >>> [shard.key for shard in family.shards(4)]
-    ['w3-0', 'w3-1']
+    >>> [(shard.key, shard.first) for shard in family.shards(3)]
+    [('w3-0', (0, 0, 0)), ('w3-1', (0, 1, 1)), ('w3-2', (1, 1, 0))]
     """
 
     kind: ClassVar[str] = "words"
@@ -199,12 +197,16 @@ class Words(Family):
 
     def shards(self, shard_rows: int, base: int = 0) -> list[Shard]:
         k = len(self.alphabet)
-        depth = _prefix_depth(k, self.length, shard_rows)
-        count = k ** (self.length - depth)
-        _check_shards(self, k**depth)
+        _check_shards(self, -(-self.rows // shard_rows))
         return [
-            Shard(f"w{self.length}-{p}", base + p * count, count, self.length, _digits(p, k, depth))
-            for p in range(k**depth)
+            Shard(
+                f"w{self.length}-{p}",
+                base + start,
+                count,
+                self.length,
+                _digits(start, k, self.length),
+            )
+            for p, start, count in _ranges(self.rows, shard_rows)
         ]
 
     def row(self, index: int) -> tuple[int, ...]:
@@ -212,9 +214,16 @@ class Words(Family):
         return tuple(self.alphabet[d] for d in digits)
 
     def rows_of(self, shard: Shard) -> Iterator[tuple[int, ...]]:
-        head = tuple(self.alphabet[d] for d in shard.prefix)
-        for tail in itertools.product(self.alphabet, repeat=self.length - len(shard.prefix)):
-            yield head + tail
+        digits = list(shard.first)
+        k = len(self.alphabet)
+        for _ in range(shard.count):
+            yield tuple(self.alphabet[d] for d in digits)
+            position = len(digits) - 1
+            while position >= 0 and digits[position] == k - 1:
+                digits[position] = 0
+                position -= 1
+            if position >= 0:
+                digits[position] += 1
 
 
 @dataclass(frozen=True)
@@ -326,12 +335,10 @@ class Compositions(Family):
         return (1 << (self.total - 1)) + index
 
     def shards(self, shard_rows: int) -> list[Shard]:
-        depth = _prefix_depth(2, self.total, 2 * shard_rows) if self.total > 1 else 0
-        count = 1 << (self.total - 1 - depth)
-        _check_shards(self, 1 << depth)
+        _check_shards(self, -(-self.rows // shard_rows))
         return [
-            Shard(f"c{self.total}-{p}", p * count, count, self.total, _digits(p, 2, depth))
-            for p in range(1 << depth)
+            Shard(f"c{self.total}-{p}", start, count, self.total, _digits(start, 2, self.total - 1))
+            for p, start, count in _ranges(self.rows, shard_rows)
         ]
 
     def row(self, index: int) -> tuple[int, ...]:
@@ -454,7 +461,7 @@ class RandomRows(Family):
         return tuple(int(value) for value in self.block(block)[offset])
 
     def rows_of(self, shard: Shard) -> Iterator[tuple[int, ...]]:
-        for row in self.block(shard.prefix[0]):
+        for row in self.block(shard.first[0]):
             yield tuple(int(value) for value in row)
 
 

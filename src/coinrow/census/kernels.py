@@ -400,10 +400,33 @@ def work_arrays(n: int, columns: bool, tables: int) -> tuple[Array, Array, Array
 
 
 @njit(cache=True, nogil=True)
+def _stack_push(
+    d: int, c: int, direct_left: bool, row: Array, stack: Array, sizes: Array, undo: Array
+) -> None:
+    """Stack scans: coin ``c`` becomes coin ``d`` (the scan of the row without its first
+    coin too when ``direct_left``)."""
+    row[0, d] = c
+    sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
+    if direct_left and d > 0:
+        sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3)
+    else:
+        sizes[1, d + 1] = sizes[1, d]
+
+
+@njit(cache=True, nogil=True)
+def _stack_pop(d: int, direct_left: bool, stack: Array, sizes: Array, undo: Array) -> None:
+    """Stack scans: undo :func:`_stack_push` of coin ``d``."""
+    _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
+    if direct_left and d > 0:
+        _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
+
+
+@njit(cache=True, nogil=True)
 def scan_words(
     alphabet: Array,
     n: int,
-    prefix: Array,
+    first: Array,
+    count: int,
     flags: Array,
     row: Array,
     stack: Array,
@@ -422,135 +445,44 @@ def scan_words(
     out_offsets: Array,
     out_values: Array,
 ) -> None:
-    """Every row of ``n`` coins over ``alphabet`` that starts with the coins
-    ``alphabet[prefix]``, in lexicographic order of the alphabet's indices
-    (``len(prefix) < n``).
+    """``count`` rows of ``n`` coins over ``alphabet`` in lexicographic order of the
+    alphabet's indices, from the row whose indices are ``first`` (or up to the last row).
 
-    Stack scans cost O(1) amortised per tree node plus a scan of the valley's decreasing
-    part per row; column scans O(n * tables) per tree node."""
+    Only the last coin's loop is written out (see above on wrappers): the pushes above it go
+    through small helpers, a small share of the work. Stack scans cost O(1) amortised per
+    tree node plus a scan of the valley's decreasing part per row; column scans O(n * tables)
+    per tree node."""
     columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
     dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
     lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
     left_known = columns or direct_left
     k = alphabet.shape[0]
-    depth0 = prefix.shape[0]
-    digit = np.zeros(n + 1, np.int64)
-    d = 0
+    digit = np.zeros(n, np.int64)
+    digit[:] = first
+    for d in range(n - 1):  # down to the first row
+        if columns:
+            _column_push(d, alphabet[digit[d]], row, tables, slots, lookahead, cooperative)
+        else:
+            _stack_push(d, alphabet[digit[d]], direct_left, row, stack, sizes, undo)
+    d = n - 1
     local = 0
     while True:
-        if d == n - 1:  # the last coin: every row below this node
-            s = sizes[0, d]
-            for j in range(k):
-                c = alphabet[j]
-                if columns:
-                    _column_push(d, c, row, tables, slots, lookahead, cooperative)
-                    margin, moves = _column_leaf(n, row, tables)
-                    _strategies_leaf(
-                        n, row, margin, local, tables, lookahead, chosen, stats, examples
-                    )
-                else:
-                    row[0, d] = c
-                    margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
-                    moves = MOVE_R if c - stack[2, s - 1] == margin else 0
-                    if direct_left and (
-                        d == 0
-                        or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c)
-                        == margin
-                    ):
-                        moves += MOVE_L
-                counts[ROWS] += 1
-                counts[RIGHT_OPTIMAL] += moves >> 1
-                if left_known:
-                    counts[1 + moves] += 1
-                if dense:
-                    hist[margin + offset] += 1
-                else:
-                    margins[local] = margin
-                if rows_mode:
-                    _row_out(
-                        n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values
-                    )
-                local += 1
-        elif d < depth0 or digit[d] < k:  # push a coin and go down
-            c = alphabet[prefix[d]] if d < depth0 else alphabet[digit[d]]
+        s = sizes[0, d]
+        for j in range(digit[d], k):  # the last coin
+            if local == count:
+                return
+            c = alphabet[j]
             if columns:
                 _column_push(d, c, row, tables, slots, lookahead, cooperative)
-            else:
-                row[0, d] = c
-                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
-                if direct_left and d > 0:
-                    sizes[1, d + 1] = _push(
-                        stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3
-                    )
-                else:
-                    sizes[1, d + 1] = sizes[1, d]
-            d += 1
-            digit[d] = 0
-            continue
-        if d == depth0:
-            break
-        d -= 1  # undo the push of coin d and try its next value
-        if not columns:
-            _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
-            if direct_left and d > 0:
-                _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
-        digit[d] += 1
-
-
-@njit(cache=True, nogil=True)
-def scan_compositions(
-    total: int,
-    prefix: Array,
-    flags: Array,
-    row: Array,
-    stack: Array,
-    sizes: Array,
-    undo: Array,
-    tables: Array,
-    slots: Array,
-    chosen: Array,
-    stats: Array,
-    examples: Array,
-    counts: Array,
-    hist: Array,
-    margins: Array,
-    out_margin: Array,
-    out_moves: Array,
-    out_offsets: Array,
-    out_values: Array,
-) -> None:
-    """Every composition of ``total`` whose standard-order number k starts (after its leading
-    1) with the bits ``prefix``, in increasing k (``len(prefix) <= total - 1``).
-
-    Bit 0 makes the open part longer, bit 1 closes it and opens a part of 1. Only closed
-    parts are pushed, so the walk costs what :func:`scan_words` does per part plus O(1) per
-    bit."""
-    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
-    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
-    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
-    left_known = columns or direct_left
-    depth0 = prefix.shape[0]
-    state = np.zeros(total + 1, np.int64)  # per bit: 0 not tried, 1 tried 0, 2 tried 1
-    saved = np.zeros(total + 1, np.int64)  # the open part's length before the bit
-    parts = 0
-    part = 1
-    t = 0
-    local = 0
-    while True:
-        if t == total - 1:  # every bit is set: the open part is the last one
-            n = parts + 1
-            if columns:
-                _column_push(parts, part, row, tables, slots, lookahead, cooperative)
                 margin, moves = _column_leaf(n, row, tables)
                 _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
             else:
-                row[0, parts] = part
-                s = sizes[0, parts]
-                margin = _leaf_margin(stack[0], stack[1], stack[2], s, part)
-                moves = MOVE_R if part - stack[2, s - 1] == margin else 0
+                row[0, d] = c
+                margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
+                moves = MOVE_R if c - stack[2, s - 1] == margin else 0
                 if direct_left and (
-                    parts == 0
-                    or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, parts], part)
+                    d == 0
+                    or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c)
                     == margin
                 ):
                     moves += MOVE_L
@@ -567,50 +499,149 @@ def scan_compositions(
                     n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values
                 )
             local += 1
-            if t == depth0:
+        while True:  # up to the deepest coin with a next value
+            if d == 0:
+                return
+            d -= 1
+            if not columns:  # _stack_pop, written out
+                _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
+                if direct_left and d > 0:
+                    _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
+            digit[d] += 1
+            if digit[d] < k:
                 break
-            t -= 1
-        elif state[t] == 0 and (t >= depth0 or prefix[t] == 0):  # bit 0: the part grows
-            state[t] = 1
-            saved[t] = part
-            part += 1
-            t += 1
-            state[t] = 0
-        elif state[t] < 2 and (t >= depth0 or prefix[t] == 1):  # bit 1: close the part
-            if state[t] == 0:
-                saved[t] = part
-            state[t] = 2
-            part = saved[t]
+        while d < n - 1:  # and down again along the smallest values
+            c = alphabet[digit[d]]
             if columns:
-                _column_push(parts, part, row, tables, slots, lookahead, cooperative)
-            else:
-                row[0, parts] = part
-                d = parts
-                sizes[0, d + 1] = _push(
-                    stack[0], stack[1], stack[2], sizes[0, d], part, undo, 6 * d
-                )
+                _column_push(d, c, row, tables, slots, lookahead, cooperative)
+            else:  # _stack_push, written out
+                row[0, d] = c
+                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
                 if direct_left and d > 0:
                     sizes[1, d + 1] = _push(
-                        stack[3], stack[4], stack[5], sizes[1, d], part, undo, 6 * d + 3
+                        stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3
                     )
                 else:
                     sizes[1, d + 1] = sizes[1, d]
-            parts += 1
-            part = 1
+            d += 1
+            digit[d] = 0
+
+
+@njit(cache=True, nogil=True)
+def scan_compositions(
+    total: int,
+    first: Array,
+    count: int,
+    flags: Array,
+    row: Array,
+    stack: Array,
+    sizes: Array,
+    undo: Array,
+    tables: Array,
+    slots: Array,
+    chosen: Array,
+    stats: Array,
+    examples: Array,
+    counts: Array,
+    hist: Array,
+    margins: Array,
+    out_margin: Array,
+    out_moves: Array,
+    out_offsets: Array,
+    out_values: Array,
+) -> None:
+    """``count`` compositions of ``total`` in standard order from the one whose number's bits
+    after its leading 1 are ``first`` (``total - 1`` bits), or up to the last one.
+
+    Bit 0 makes the open part longer, bit 1 closes it and opens a part of 1. Only closed
+    parts are pushed, so the walk costs what :func:`scan_words` does per part plus O(1) per
+    bit."""
+    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
+    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
+    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
+    left_known = columns or direct_left
+    bit = np.zeros(total, np.int64)  # per bit: 0 or 1 as set now
+    saved = np.zeros(total, np.int64)  # the open part's length before the bit
+    parts = 0
+    part = 1
+    t = 0
+    local = 0
+    resume = True  # going down along ``first`` rather than along zeros
+    while True:
+        while t < total - 1:  # down: set the remaining bits
+            b = first[t] if resume else 0
+            bit[t] = b
+            saved[t] = part
+            if b == 0:
+                part += 1
+            else:
+                if columns:
+                    _column_push(parts, part, row, tables, slots, lookahead, cooperative)
+                else:
+                    _stack_push(parts, part, direct_left, row, stack, sizes, undo)
+                parts += 1
+                part = 1
             t += 1
-            state[t] = 0
-        else:  # both bits done (or the prefix's one): undo and go up
-            if t <= depth0:
-                break
-            if state[t] == 2:
+        resume = False
+        if local == count:
+            return
+        n = parts + 1  # every bit is set: the open part is the last one
+        if columns:
+            _column_push(parts, part, row, tables, slots, lookahead, cooperative)
+            margin, moves = _column_leaf(n, row, tables)
+            _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
+        else:
+            row[0, parts] = part
+            s = sizes[0, parts]
+            margin = _leaf_margin(stack[0], stack[1], stack[2], s, part)
+            moves = MOVE_R if part - stack[2, s - 1] == margin else 0
+            if direct_left and (
+                parts == 0
+                or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, parts], part)
+                == margin
+            ):
+                moves += MOVE_L
+        counts[ROWS] += 1
+        counts[RIGHT_OPTIMAL] += moves >> 1
+        if left_known:
+            counts[1 + moves] += 1
+        if dense:
+            hist[margin + offset] += 1
+        else:
+            margins[local] = margin
+        if rows_mode:
+            _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values)
+        local += 1
+        while True:  # up to the deepest bit still 0, undoing the 1s on the way
+            if t == 0:
+                return
+            t -= 1
+            part = saved[t]
+            if bit[t] == 1:
                 parts -= 1
-                if not columns:
+                if not columns:  # _stack_pop, written out
                     d = parts
                     _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
                     if direct_left and d > 0:
                         _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
-            part = saved[t]
-            t -= 1
+            else:
+                break
+        bit[t] = 1  # then set it to 1: close the part
+        if columns:
+            _column_push(parts, part, row, tables, slots, lookahead, cooperative)
+        else:  # _stack_push, written out
+            d = parts
+            row[0, d] = part
+            sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], part, undo, 6 * d)
+            if direct_left and d > 0:
+                sizes[1, d + 1] = _push(
+                    stack[3], stack[4], stack[5], sizes[1, d], part, undo, 6 * d + 3
+                )
+            else:
+                sizes[1, d + 1] = sizes[1, d]
+        parts += 1
+        part = 1
+        t += 1
 
 
 @njit(cache=True, nogil=True)
@@ -681,3 +712,23 @@ def scan_rows(
             margins[local] = margin
         if rows_mode:
             _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values)
+
+
+@njit(cache=True, nogil=True)
+def strategy_moves(coins: Array, code: int, parameter: int) -> Array:
+    """The compiled strategy's move at every subgame i..j of the row (i <= j): 1 for the left
+    coin, 0 for the right one (O(n^2 * tables); for checking the kernels against
+    :mod:`coinrow.strategies`). Parity's ``parameter`` is the group it keeps."""
+    n = coins.shape[0]
+    slots = np.zeros((2, 1), np.int64)
+    slots[0, 0] = code
+    slots[1, 0] = parameter
+    lookahead = parameter if code == LOOKAHEAD and parameter >= 2 else 0
+    tables = np.zeros((FIXED_TABLES + max(lookahead - 1, 0) + 2, n, n), np.int64)
+    row = np.zeros((3, n + 1), np.int64)
+    moves = np.ones((n, n), np.int64)
+    for j in range(n):
+        _column_push(j, coins[j], row, tables, slots, lookahead, code == COOPERATIVE)
+        for i in range(j):
+            moves[i, j] = tables[TABLE_LEFT, j, i]
+    return moves

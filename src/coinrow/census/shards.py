@@ -290,13 +290,13 @@ def _scan(
         out_offsets,
         out_values,
     )
-    prefix = np.array(shard.prefix, np.int64)
+    first = np.array(shard.first, np.int64)
     if isinstance(family, Words | WordsUpTo):
-        k.scan_words(np.array(family.alphabet, np.int64), n, prefix, *common)
+        k.scan_words(np.array(family.alphabet, np.int64), n, first, count, *common)
     elif isinstance(family, Compositions):
-        k.scan_compositions(n, prefix, *common)
+        k.scan_compositions(n, first, count, *common)
     elif isinstance(family, RandomRows):
-        k.scan_rows(family.block(shard.prefix[0]), *common)
+        k.scan_rows(family.block(shard.first[0]), *common)
     else:  # pragma: no cover - every family kind is listed above
         raise InvalidOptionError(f"no kernel for {family.describe()}")
     if int(counts[k.ROWS]) != count:  # pragma: no cover - a kernel bug, never data

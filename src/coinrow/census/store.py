@@ -72,6 +72,12 @@ class Store:
             raise CensusStoreError(f"{self.manifest} is not a coinrow census manifest")
         recorded = lines[0].get("job", {})
         _check_same_job(self.directory, recorded, self.job.to_dict())
+        with open(self.manifest, "rb+") as handle:  # end a line cut short by a crash
+            size = handle.seek(0, os.SEEK_END)
+            if size:
+                handle.seek(size - 1)
+                if handle.read(1) != b"\n":
+                    handle.write(b"\n")
         runs = [line["run"] for line in lines[1:] if "run" in line and "shard" not in line]
         self.run = max(runs, default=1) + 1
         for line in lines[1:]:
