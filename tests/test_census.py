@@ -294,7 +294,8 @@ def test_user_strategies_run_through_python(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "census_rule_for_test.py").write_text(
-        "from coinrow.strategies import greedy\n\ndef mine(position):\n    return greedy(position)\n"
+        "from coinrow.strategies import greedy\n\n"
+        "def mine(position):\n    return greedy(position)\n"
     )
     monkeypatch.chdir(tmp_path)
     family = WordsUpTo.of("1,2,3", 5)
@@ -407,7 +408,7 @@ def test_resume_refuses_another_version_and_bad_folders(tmp_path: Path) -> None:
     header = json.loads(lines[0])
     header["job"]["coinrow"] = "0.0.1"
     (folder / "manifest.jsonl").write_text("\n".join([json.dumps(header), *lines[1:]]) + "\n")
-    with pytest.raises(CensusStoreError, match="written by coinrow 0.0.1"):
+    with pytest.raises(CensusStoreError, match=r"written by coinrow 0\.0\.1"):
         Census(Words.of("1,2", 6), out=folder, resume=True)
     (tmp_path / "file").write_text("x")
     with pytest.raises(CensusStoreError, match="is a file"):
