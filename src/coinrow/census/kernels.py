@@ -140,29 +140,25 @@ def _leaf_margin(vals: Array, q: Array, m: Array, s: int, c: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _column(
-    j: int,
-    a: Array,
-    alt: Array,
-    tables: Array,
-    slot_code: Array,
-    slot_param: Array,
-    lookahead: int,
-    cooperative: bool,
+    j: int, row: Array, tables: Array, slots: Array, lookahead: int, cooperative: bool
 ) -> None:
-    """Fill column ``j`` (subgames i..j) of every table, coins a[0..j] set; O(j) per table.
+    """Fill column ``j`` (subgames i..j) of every table, coins row[0, 0..j] set; O(j) per
+    table.
 
-    ``alt[x]`` is the alternating prefix sum a_0 - a_1 + ... of the first x coins. Slot s
+    ``row[1, x]`` is the alternating prefix sum a_0 - a_1 + ... of the first x coins; slot s
+    has the code ``slots[0, s]`` and the parameter ``slots[1, s]``. Slot s
     keeps the strategy's totals at ``tables[base + 2s]`` (it moves) and ``[base + 2s + 1]``
     (the opponent moves), base = FIXED_TABLES + lookahead tables. Each table is one tight
     loop over i = j-1 down to 0 (a dependency chain through its own previous cell); the
     strategy's rule runs in its own loop first, so no loop branches on the strategy. The
-    tables are indexed directly: an array view costs reference counting."""
+    arrays are indexed directly: an array view costs reference counting, as much as the
+    loops of a short column."""
     base = FIXED_TABLES + max(lookahead - 1, 0)
-    aj = a[j]
+    aj = row[0, j]
     tables[TABLE_D, j, j] = aj
     x = aj
     for i in range(j - 1, -1, -1):
-        left = a[i] - x
+        left = row[0, i] - x
         right = aj - tables[TABLE_D, j - 1, i]
         x = max(left, right)
         tables[TABLE_D, j, i] = x
@@ -172,7 +168,7 @@ def _column(
         tables[TABLE_G, j, j] = 0
         for i in range(j - 1, -1, -1):
             tables[TABLE_F, j, i] = max(
-                a[i] + tables[TABLE_G, j, i + 1], aj + tables[TABLE_G, j - 1, i]
+                row[0, i] + tables[TABLE_G, j, i + 1], aj + tables[TABLE_G, j - 1, i]
             )
             tables[TABLE_G, j, i] = max(tables[TABLE_F, j, i + 1], tables[TABLE_F, j - 1, i])
     for t in range(1, lookahead):  # margins t moves deep: M_1 is the larger end
@@ -180,20 +176,20 @@ def _column(
         tables[m_t, j, j] = aj
         if t == 1:
             for i in range(j):
-                tables[m_t, j, i] = max(a[i], aj)
+                tables[m_t, j, i] = max(row[0, i], aj)
         else:
             for i in range(j - 1, -1, -1):
                 tables[m_t, j, i] = max(
-                    a[i] - tables[m_t - 1, j, i + 1], aj - tables[m_t - 1, j - 1, i]
+                    row[0, i] - tables[m_t - 1, j, i + 1], aj - tables[m_t - 1, j - 1, i]
                 )
-    for s in range(slot_code.shape[0]):
+    for s in range(slots.shape[1]):
         mover, other = base + 2 * s, base + 2 * s + 1
         tables[mover, j, j] = aj
         tables[other, j, j] = 0
-        code = slot_code[s]
-        if code == GREEDY or (code == LOOKAHEAD and slot_param[s] == 1):
+        code = slots[0, s]
+        if code == GREEDY or (code == LOOKAHEAD and slots[1, s] == 1):
             for i in range(j):
-                tables[TABLE_LEFT, j, i] = a[i] >= aj
+                tables[TABLE_LEFT, j, i] = row[0, i] >= aj
         elif code == OPTIMAL_LEFT:
             for i in range(j):
                 tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] & 1
@@ -202,35 +198,36 @@ def _column(
                 tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] == 1
         elif code in (THIBAULT, THIBAULT3):
             for i in range(j):
-                tables[TABLE_LEFT, j, i] = _thibault(a, alt, i, j, code == THIBAULT3)
+                tables[TABLE_LEFT, j, i] = _thibault(row, i, j, code == THIBAULT3)
         elif code == LOOKAHEAD:
-            m_k = FIXED_TABLES + slot_param[s] - 2  # M_{depth-1}
+            m_k = FIXED_TABLES + slots[1, s] - 2  # M_{depth-1}
             for i in range(j):
-                tables[TABLE_LEFT, j, i] = slot_param[s] == 0 or (
-                    a[i] - tables[m_k, j, i + 1] >= aj - tables[m_k, j - 1, i]
+                tables[TABLE_LEFT, j, i] = slots[1, s] == 0 or (
+                    row[0, i] - tables[m_k, j, i + 1] >= aj - tables[m_k, j - 1, i]
                 )
         elif code == COOPERATIVE:
             for i in range(j):
                 tables[TABLE_LEFT, j, i] = tables[TABLE_F, j, i + 1] >= tables[TABLE_F, j - 1, i]
-        else:  # PARITY: the end of group slot_param[s] when an even number of coins is left
-            group = slot_param[s]
+        else:  # PARITY: the end of group slots[1, s] when an even number of coins is left
+            group = slots[1, s]
             for i in range(j):
                 even_left = (j - i) & 1 == 1
-                tables[TABLE_LEFT, j, i] = ((i & 1) == group) if even_left else (a[i] >= aj)
+                tables[TABLE_LEFT, j, i] = ((i & 1) == group) if even_left else (row[0, i] >= aj)
+        # Branch-free (masks, not branches: the moves of random rows are unpredictable):
+        # the mover's total by its move, the worst total over the opponent's optimal moves.
         mover_next = aj  # the strategy's total from i+1..j when it moves there
         other_next = np.int64(0)  # ... and when the opponent moves there
         for i in range(j - 1, -1, -1):
-            by_left = a[i] + other_next
+            by_left = row[0, i] + other_next
             by_right = aj + tables[other, j - 1, i]
-            total = by_left if tables[TABLE_LEFT, j, i] != 0 else by_right
-            after_left = mover_next
-            after_right = tables[mover, j - 1, i]
+            take = -tables[TABLE_LEFT, j, i]  # all ones for the left coin
+            total = by_right ^ ((by_left ^ by_right) & take)
             moves = tables[TABLE_OPTIMAL, j, i]
-            worst = (
-                min(after_left, after_right)
-                if moves == 3
-                else (after_left if moves == 1 else after_right)
-            )
+            left_ok = -(moves & 1)
+            right_ok = -(moves >> 1)
+            after_left = (mover_next & left_ok) | (SENTINEL & ~left_ok)
+            after_right = (tables[mover, j - 1, i] & right_ok) | (SENTINEL & ~right_ok)
+            worst = min(after_left, after_right)
             tables[mover, j, i] = total
             tables[other, j, i] = worst
             mover_next = total
@@ -238,23 +235,23 @@ def _column(
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _thibault(a: Array, alt: Array, i: int, j: int, local_rule: bool) -> bool:
+def _thibault(row: Array, i: int, j: int, local_rule: bool) -> bool:
     """Thibault's rules at subgame i..j (i < j): True for the left coin."""
-    ai = a[i]
-    aj = a[j]
-    if ai > aj and ai > a[i + 1]:
+    ai = row[0, i]
+    aj = row[0, j]
+    if ai > aj and ai > row[0, i + 1]:
         return True
-    if aj > ai and aj > a[j - 1]:
+    if aj > ai and aj > row[0, j - 1]:
         return False
     if (j - i) & 1 == 1:  # an even number of coins: compare the two alternating groups
-        groups = alt[j + 1] - alt[i]
+        groups = row[1, j + 1] - row[1, i]
         if i & 1 == 1:
             groups = -groups
         if groups != 0:
             return bool(groups > 0)
     if local_rule:
-        left = ai - max(a[i + 1], aj)
-        right = aj - max(ai, a[j - 1])
+        left = ai - max(row[0, i + 1], aj)
+        right = aj - max(ai, row[0, j - 1])
         if left != right:
             return bool(left > right)
     return True
@@ -374,7 +371,7 @@ def _column_push(
     row[0, d] = c
     row[1, d + 1] = row[1, d] + (c if (d & 1) == 0 else -c)
     row[2, d + 1] = row[2, d] + c
-    _column(d, row[0], row[1], tables, slots[0], slots[1], lookahead, cooperative)
+    _column(d, row, tables, slots, lookahead, cooperative)
 
 
 def work_arrays(n: int, columns: bool, tables: int) -> tuple[Array, Array, Array, Array, Array]:
@@ -459,6 +456,7 @@ def scan_words(
     k = alphabet.shape[0]
     digit = np.zeros(n, np.int64)
     digit[:] = first
+    vals, q, m = stack[0], stack[1], stack[2]
     for d in range(n - 1):  # down to the first row
         if columns:
             _column_push(d, alphabet[digit[d]], row, tables, slots, lookahead, cooperative)
@@ -466,9 +464,22 @@ def scan_words(
             _stack_push(d, alphabet[digit[d]], direct_left, row, stack, sizes, undo)
     d = n - 1
     local = 0
+    fast = not columns and not direct_left and not rows_mode and dense
     while True:
         s = sizes[0, d]
-        for j in range(digit[d], k):  # the last coin
+        if fast:  # the common case, written out with its tallies in registers
+            parent = m[s - 1]
+            stop = min(k, digit[d] + count - local)
+            right = 0
+            for j in range(digit[d], stop):
+                c = alphabet[j]
+                margin = _leaf_margin(vals, q, m, s, c)
+                right += c - parent == margin
+                hist[margin + offset] += 1
+            counts[RIGHT_OPTIMAL] += right
+            counts[ROWS] += stop - digit[d]
+            local += stop - digit[d]
+        for j in range(digit[d], 0 if fast else k):  # the last coin
             if local == count:
                 return
             c = alphabet[j]
@@ -478,8 +489,8 @@ def scan_words(
                 _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
             else:
                 row[0, d] = c
-                margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
-                moves = MOVE_R if c - stack[2, s - 1] == margin else 0
+                margin = _leaf_margin(vals, q, m, s, c)
+                moves = MOVE_R if c - m[s - 1] == margin else 0
                 if direct_left and (
                     d == 0
                     or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c)
@@ -499,12 +510,14 @@ def scan_words(
                     n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values
                 )
             local += 1
+        if local == count:
+            return
         while True:  # up to the deepest coin with a next value
             if d == 0:
                 return
             d -= 1
             if not columns:  # _stack_pop, written out
-                _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
+                _pop(vals, q, m, sizes[0, d + 1], undo, 6 * d)
                 if direct_left and d > 0:
                     _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
             digit[d] += 1
@@ -516,7 +529,7 @@ def scan_words(
                 _column_push(d, c, row, tables, slots, lookahead, cooperative)
             else:  # _stack_push, written out
                 row[0, d] = c
-                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
+                sizes[0, d + 1] = _push(vals, q, m, sizes[0, d], c, undo, 6 * d)
                 if direct_left and d > 0:
                     sizes[1, d + 1] = _push(
                         stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3
