@@ -415,3 +415,24 @@ def test_resume_refuses_another_version_and_bad_folders(tmp_path: Path) -> None:
         Census(Words.of("1,2", 6), out=tmp_path / "file")
     with pytest.raises(CensusStoreError, match="no census to resume"):
         Census(Words.of("1,2", 6), out=tmp_path / "empty", resume=True)
+
+
+# --- refute on the census machinery ----------------------------------------------------------
+
+
+def searched(name: str, alphabet: list[int], length: int, limit: int, compiled: bool) -> Any:
+    from coinrow.refute import Search
+
+    search = Search(name, alphabet, length, limit)
+    assert search.compiled
+    search.compiled = compiled  # the Python path, for comparison
+    steps = list(search.run(batch=100))
+    return search.result, steps
+
+
+@pytest.mark.parametrize("name", ["greedy", "thibault", "parity", "cooperative", "optimal"])
+@pytest.mark.parametrize("limit", [0, 1, 7])
+def test_refute_compiled_equals_its_python_path(name: str, limit: int) -> None:
+    fast, fast_steps = searched(name, [1, 2, 4], 5, limit, True)
+    slow, slow_steps = searched(name, [1, 2, 4], 5, limit, False)
+    assert fast == slow and fast_steps == slow_steps

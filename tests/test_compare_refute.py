@@ -18,7 +18,15 @@ from coinrow import Position
 from coinrow.cli import main
 from coinrow.errors import InvalidOptionError, UnknownStrategyError
 from coinrow.numbers import Value, ValueSpec
-from coinrow.refute import Search, check_row, refute, rows_up_to, search_length, worst_line
+from coinrow.refute import (
+    Search,
+    check_row,
+    refute,
+    rows_up_to,
+    search_cap,
+    search_length,
+    worst_line,
+)
 from coinrow.strategies import Strategy, get, play
 from coinrow.tournament import Tournament, tournament
 
@@ -247,7 +255,10 @@ def test_search_cap() -> None:
     assert result.to_dict()["capped"] is True
     capped = run("refute", "greedy", "--alphabet", "1,2,3", "--max-length", "40", "--json")
     assert capped.returncode == 0 and "note: --max-length 40 would search" in capped.stderr
-    assert json.loads(capped.stdout)["max_length"] == 12
+    # the compiled path's cap follows from its measured speed, far above the Python path's
+    assert json.loads(capped.stdout)["max_length"] == search_length(3, 40, search_cap(True)) > 12
+    python = Search("random", [1, 2, 3], 40)
+    assert not python.compiled and python.result.max_length == search_length(3, 40) == 12
 
 
 def refute_with_user_rule(tmp_path: Path, module: str, source: str, function: str):  # type: ignore[no-untyped-def]

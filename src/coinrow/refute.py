@@ -4,6 +4,14 @@
 playing first against an optimal opponent ends below the optimal first total;
 :func:`check_row` checks one row. :class:`Search` runs the same search in steps, so a caller
 can show progress and stop with what was found so far.
+
+Built-in strategies with a compiled version (see :mod:`coinrow.census.compiled`) over int
+alphabets search with the census machinery: the rows, shortest first, are the census family
+:class:`~coinrow.census.WordsUpTo`, searched shard by shard by the compiled column scans
+(each counterexample is then rebuilt, lines included, by :func:`check_row`). Other
+strategies, and alphabets of other numbers, are played through Python, row by row. How long a
+search may get follows from the measured speed of its path: :data:`SEARCH_SECONDS` of one
+core at :data:`ROWS_PER_SECOND`.
 """
 
 from __future__ import annotations
@@ -20,8 +28,20 @@ from .numbers import Value, coerce_coins, exact_arithmetic, json_value, parse_co
 from .strategies import Strategy, get
 from .subgames import Subgames
 
-#: Most rows :func:`refute` searches; longer searches are cut at a shorter maximum length.
-MAX_SEARCH_ROWS = 1_000_000
+#: Seconds of one core a search may take: longer searches are cut at a shorter maximum
+#: length, from the measured speed of the search's path.
+SEARCH_SECONDS = 120
+
+#: Rows per second of one core, measured on this project's machine kind (docs/census.md):
+#: the compiled census path (one built-in strategy, rows of up to 20 coins, prefix-shared
+#: column scans) and the Python path (rows of about 10 coins).
+ROWS_PER_SECOND = {"compiled": 3_000_000, "python": 8_000}
+
+#: Most rows a search played through Python covers (SEARCH_SECONDS at its measured speed).
+MAX_SEARCH_ROWS = SEARCH_SECONDS * ROWS_PER_SECOND["python"]
+
+#: Rows of one compiled shard (a kernel call) of a search.
+COMPILED_SHARD_ROWS = 1 << 16
 
 Progress = Callable[[int], None]
 
@@ -246,7 +266,9 @@ class Search:
 
     Rows are searched by length, then lexicographically by value, for the first ``limit``
     counterexamples (``limit=0``: all of them) to ``strategy`` playing first. The search stops
-    at the longest length within ``cap`` rows (see :attr:`RefuteResult.capped`).
+    at the longest length within ``cap`` rows (see :attr:`RefuteResult.capped`); by default
+    the rows :data:`SEARCH_SECONDS` of one core check on the search's path (``compiled``:
+    a built-in strategy with a compiled version, int values, the ``fast`` extra installed).
 
     >>> search = Search("greedy", [1, 2, 3, 5], 6)
     >>> sum(search.run()), search.result.counterexamples[0].coins
@@ -259,7 +281,7 @@ class Search:
         alphabet: Sequence[object],
         max_length: int,
         limit: int = 1,
-        cap: int = MAX_SEARCH_ROWS,
+        cap: int | None = None,
     ) -> None:
         if max_length < 1:
             raise InvalidOptionError(f"the longest row searched must be >= 1, got {max_length}")
@@ -268,12 +290,15 @@ class Search:
         values = tuple(sorted(set(coerce_coins(alphabet))))
         if not values:
             raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
+        self.name = strategy
         self.strategy = get(strategy, seed=0)
         self.limit = limit
-        length = search_length(len(values), max_length, cap)
+        self.compiled = _compiled_search(strategy, values, max_length)
+        self.cap = cap if cap is not None else search_cap(self.compiled)
+        length = search_length(len(values), max_length, self.cap)
         if length == 0:
             raise InvalidOptionError(
-                f"even rows of length 1 over {len(values)} values exceed the cap of {cap} rows"
+                f"even rows of length 1 over {len(values)} values exceed the cap of {self.cap} rows"
             )
         self.result = RefuteResult(strategy, values, length, max_length)
 
@@ -283,8 +308,12 @@ class Search:
         return rows_up_to(len(self.result.alphabet), self.result.max_length)
 
     def run(self, batch: int = 1000) -> Iterator[int]:
-        """Search, yielding the rows checked every ``batch`` rows and at the end (O(n^2) per
-        row of n coins for its table plus :func:`worst_line`)."""
+        """Search, yielding the rows checked every ``batch`` rows and at the end (compiled:
+        O(n) amortised per row of n coins, see :mod:`coinrow.census.kernels`; Python: O(n^2)
+        per row for its table plus :func:`worst_line`)."""
+        if self.compiled:
+            yield from self._run_compiled(batch)
+            return
         result, pending = self.result, 0
         for size in range(1, result.max_length + 1):
             for row in itertools.product(result.alphabet, repeat=size):
@@ -304,6 +333,81 @@ class Search:
         if pending:
             yield pending
 
+    def _run_compiled(self, batch: int) -> Iterator[int]:
+        """The same search (same rows, order, counts and yields) by the census kernels, in
+        shards of :data:`COMPILED_SHARD_ROWS` rows of one length."""
+        from .census.families import Shard, Words, WordsUpTo
+        from .census.shards import Job, run_shard
+
+        result = self.result
+        family = WordsUpTo.of(result.alphabet, result.max_length)
+        self._pending = 0
+        start = 0
+        for length in range(1, result.max_length + 1):
+            words = Words(family.alphabet, length)
+            for shard in words.shards(COMPILED_SHARD_ROWS, start):
+                wanted = self.limit - len(result.counterexamples) if self.limit else shard.count
+                job = Job(family, (self.name,), wanted, False, COMPILED_SHARD_ROWS)
+                found = (
+                    run_shard(job, Shard(shard.key, shard.start, shard.count, length, shard.first))
+                    .strategies[0]
+                    .examples
+                )
+                cursor = shard.start
+                for example in found:
+                    yield from self._advance(example.index - cursor, batch)
+                    cursor = example.index + 1
+                    result.searched += 1
+                    self._pending += 1
+                    result.counterexamples.append(example.counterexample)
+                    if len(result.counterexamples) == self.limit:
+                        result.complete = True
+                        yield self._pending
+                        return
+                    if self._pending == batch:
+                        yield self._pending
+                        self._pending = 0
+                yield from self._advance(shard.start + shard.count - cursor, batch)
+            start += words.rows
+        result.complete = True
+        if self._pending:
+            yield self._pending
+
+    def _advance(self, rows: int, batch: int) -> Iterator[int]:
+        """Count ``rows`` more rows checked, yielding every ``batch``."""
+        while rows > 0:
+            step = min(rows, batch - self._pending)
+            self.result.searched += step
+            self._pending += step
+            rows -= step
+            if self._pending == batch:
+                yield self._pending
+                self._pending = 0
+
+
+def _compiled_search(strategy: str, values: tuple[Value, ...], max_length: int) -> bool:
+    """True when the search can run on the census kernels (O(1))."""
+    from .engines.dispatch import kernels_available
+
+    if not all(type(value) is int for value in values) or not kernels_available():
+        return False
+    from .census.compiled import compiled
+    from .census.families import INT64_SAFE_LIMIT
+
+    if max(abs(value) for value in values) * max_length >= INT64_SAFE_LIMIT:
+        return False
+    return compiled(strategy, max_length) is not None
+
+
+def search_cap(compiled: bool) -> int:
+    """Most rows a search checks by default: :data:`SEARCH_SECONDS` of one core at the
+    measured speed of its path (O(1)).
+
+    >>> search_cap(False) == MAX_SEARCH_ROWS, search_cap(True) > 100 * MAX_SEARCH_ROWS
+    (True, True)
+    """
+    return int(SEARCH_SECONDS * ROWS_PER_SECOND["compiled" if compiled else "python"])
+
 
 def refute(
     strategy: str,
@@ -311,11 +415,12 @@ def refute(
     max_length: int,
     limit: int = 1,
     progress: Progress | None = None,
-    cap: int = MAX_SEARCH_ROWS,
+    cap: int | None = None,
 ) -> RefuteResult:
     """Run a whole :class:`Search` and return its result; ``progress`` is called with the
-    number of rows checked since its last call. Complexity: the rows searched, each O(n^2)
-    for its table plus :func:`worst_line`.
+    number of rows checked since its last call. Complexity: the rows searched, each O(n)
+    amortised on the compiled path, O(n^2) for its table plus :func:`worst_line` on the
+    Python path.
 
     >>> result = refute("greedy", [1, 2, 3, 5], 6)
     >>> [result.counterexamples[0].coins, result.searched]

@@ -41,9 +41,16 @@ Progress = Callable[[ShardResult], None]
 def require_extra(modules: Sequence[str] = _EXTRA) -> None:
     """Raise :class:`~coinrow.errors.MissingExtraError` unless the ``census`` extra's modules
     are installed (O(1), nothing imported)."""
-    missing = [name for name in modules if importlib.util.find_spec(name) is None]
+    missing = [name for name in modules if not _installed(name)]
     if missing:
         raise MissingExtraError(f"the census needs {', '.join(missing)}", "census")
+
+
+def _installed(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a module set to None, or a broken package
+        return False
 
 
 @dataclass
@@ -259,13 +266,15 @@ class Census:
         scheduler: str | None = None,
         workers: int | None = None,
         progress: Progress | None = None,
+        timeout: float = CONNECT_TIMEOUT,
     ) -> CensusResult:
         """Compute the missing shards and combine every shard's results.
 
         ``scheduler`` (``tcp://HOST:PORT``) runs the shards on an existing Dask cluster;
         otherwise ``workers`` processes of a local cluster bound to 127.0.0.1 (default: one
         per core), or ``workers=0`` in this process (the default too when the work is under
-        :data:`INLINE_SECONDS`). ``progress`` is called with each finished shard's result.
+        :data:`INLINE_SECONDS`). ``progress`` is called with each finished shard's result;
+        ``timeout`` is how long to try reaching ``scheduler`` (seconds).
         Complexity: see :func:`~coinrow.census.shards.run_shard`, over all missing shards."""
         if workers is not None and workers < 0:
             raise InvalidOptionError(f"the number of workers must be >= 0, got {workers}")
@@ -274,7 +283,7 @@ class Census:
         if self.store is not None:
             self.store.start_run(len(self.shards), len(self.missing))
         computed = 0
-        for result in self._execute(scheduler, workers):
+        for result in self._execute(scheduler, workers, timeout):
             if self.store is not None:
                 self.store.write(result)
                 result.table = None
@@ -298,7 +307,9 @@ class Census:
             None if self.store is None else self.store.directory,
         )
 
-    def _execute(self, scheduler: str | None, workers: int | None) -> Iterator[ShardResult]:
+    def _execute(
+        self, scheduler: str | None, workers: int | None, timeout: float
+    ) -> Iterator[ShardResult]:
         """Each missing shard's result, as they finish."""
         if not self.missing:
             return
@@ -312,7 +323,7 @@ class Census:
             return
         from distributed import as_completed
 
-        with _client(scheduler, workers) as client:
+        with _client(scheduler, workers, timeout) as client:
             futures = [
                 client.submit(
                     run_shard, self.job, shard, key=f"census-{shard.key}-{id(self)}", pure=False
@@ -324,7 +335,7 @@ class Census:
 
 
 @contextlib.contextmanager
-def _client(scheduler: str | None, workers: int | None) -> Iterator[Any]:
+def _client(scheduler: str | None, workers: int | None, timeout: float) -> Iterator[Any]:
     """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of
     ``workers`` processes (one thread each) bound to 127.0.0.1."""
     from distributed import Client, LocalCluster
@@ -335,7 +346,7 @@ def _client(scheduler: str | None, workers: int | None) -> Iterator[Any]:
     try:
         if scheduler is not None:
             try:
-                client = Client(scheduler, timeout=CONNECT_TIMEOUT)  # type: ignore[no-untyped-call]
+                client = Client(scheduler, timeout=timeout)  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError, ValueError, TypeError) as error:
                 raise SchedulerError(
                     f"cannot reach the Dask scheduler at {scheduler}: {error}"

@@ -76,6 +76,9 @@ def census_command(
         help="Processes of the local Dask cluster (default: one per core; 0 runs in this "
         "process, the default for small censuses).",
     ),
+    connect_timeout: float = typer.Option(
+        10.0, "--connect-timeout", help="Seconds to keep trying to reach --scheduler."
+    ),
     shard_rows: int | None = typer.Option(
         None, "--shard-rows", help="Rows per shard (default: sized to the family)."
     ),
@@ -101,6 +104,8 @@ def census_command(
         fail(f"--examples must be at least 0, got {examples}")
     if workers is not None and workers < 0:
         fail(f"--workers must be at least 0, got {workers}")
+    if connect_timeout <= 0:
+        fail(f"--connect-timeout must be positive, got {connect_timeout}")
     if shard_rows is not None and shard_rows < 1:
         fail(f"--shard-rows must be at least 1, got {shard_rows}")
     if rows and out is None and resume is None:
@@ -125,7 +130,9 @@ def census_command(
         resume=resume is not None,
     )
     with _progress(census, as_json) as advance:
-        result = census.run(scheduler=scheduler, workers=workers, progress=advance)
+        result = census.run(
+            scheduler=scheduler, workers=workers, progress=advance, timeout=connect_timeout
+        )
     if plot is not None:
         _plot(result, plot)
     if as_json:

@@ -17,14 +17,14 @@ from rich.table import Table as RichTable
 from ..errors import CoinrowError, MissingExtraError
 from ..numbers import ValueSpec, format_value, parse_coins
 from ..refute import (
-    MAX_SEARCH_ROWS,
+    ROWS_PER_SECOND,
+    SEARCH_SECONDS,
     Counterexample,
     RefuteResult,
     Search,
     check_row,
     parse_alphabet,
     rows_up_to,
-    search_length,
 )
 from ..strategies import get, names
 from ..tournament import MAX_COINS, MAX_ROWS, Progress, Tournament, TournamentResult
@@ -264,15 +264,17 @@ def _search(strategy: str, alphabet: str, max_length: int, limit: int, quiet: bo
         fail(f"--max-length must be at least 1, got {max_length}")
     if limit < 0:
         fail(f"--limit must be at least 0, got {limit}")
-    length = search_length(len(values), max_length)
+    search = Search(strategy, values, max_length, limit)
+    length = search.result.max_length
     if length < max_length:
+        path = "compiled" if search.compiled else "Python"
         sys.stderr.write(
             f"coinrow: note: --max-length {max_length} would search "
             f"{rows_up_to(len(values), max_length):,} rows; searching lengths up to {length} "
-            f"({rows_up_to(len(values), length):,} rows, the cap is {MAX_SEARCH_ROWS:,})\n"
+            f"({rows_up_to(len(values), length):,} rows: about {SEARCH_SECONDS} s of one core "
+            f"at the {path} path's {ROWS_PER_SECOND[path.lower()]:,} rows/s)\n"
         )
     total = rows_up_to(len(values), length)
-    search = Search(strategy, values, max_length, limit)
     with progress_bar(f"Searching {strategy}", total, quiet) as advance:
         try:
             for checked in search.run():
