@@ -200,47 +200,51 @@ def integer_bins(numbers: Sequence[float], widest: int = 60) -> list[float] | No
     return [edge - 0.5 for edge in range(low, high + 2)]
 
 
-def census_chart(
-    path: str | Path,
-    title: str,
-    counts: Mapping[int, int],
-    rates: Mapping[str, float] | None = None,
-) -> Path:
-    """A census's margin histogram from its counts (rows per margin, one bar per margin),
-    and, when ``rates`` is given, a second panel with each strategy's share of rows where it
-    gets the optimal total; returns the path written (O(margins + strategies), plus
-    matplotlib's fixed cost).
+def census_figure(
+    title: str, counts: Mapping[int, int], rates: Mapping[str, float] | None = None
+) -> Figure:
+    """The figure :func:`census_chart` writes: a census's margin histogram from its counts
+    (rows per margin, one bar per margin), and, when ``rates`` is given, a second panel with
+    each strategy's share of rows where it gets the optimal total (O(margins + strategies),
+    plus matplotlib's fixed cost).
 
-    >>> import tempfile, pathlib
-    >>> out = pathlib.Path(tempfile.mkdtemp()) / "census.svg"
-    >>> census_chart(out, "Rows of length 4", {0: 6, 1: 8, 2: 2}, {"greedy": 0.9375}).name
-    'census.svg'
+    >>> figure = census_figure("Rows of length 4", {0: 6, 1: 8, 2: 2}, {"greedy": 0.9375})
+    >>> len(figure.axes), [float(y) for y in figure.axes[1].get_ylim()]
+    (2, [0.0, 1.0])
     """
-    import matplotlib
-
-    target = _check_path(path)
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    panels = 2 if rates else 1
-    widths = [3, 1 + 0.4 * len(rates)] if rates else [1]
-    figure, axes = plt.subplots(
-        1, panels, figsize=(8.0 + 2.0 * (panels - 1), 4.5), layout="constrained",
-        width_ratios=widths, squeeze=False,
-    )  # fmt: skip
+    figure, left = _new_figure("", width=10.0 if rates else 8.0)
     figure.suptitle(title)
+    if rates:
+        figure.clear()
+        left, right = figure.subplots(1, 2, width_ratios=[3, 1 + 0.4 * len(rates)])
     margins = sorted(counts)
-    left = axes[0][0]
     left.bar(margins, [float(counts[m]) for m in margins], width=0.9, color="#1f5fbf")
     left.set_xlabel("margin (first player's total minus the second's)")
     left.set_ylabel("rows")
     left.grid(axis="y", alpha=0.3)
     if rates:
-        right = axes[0][1]
         names = list(rates)
         right.bar(range(len(names)), [float(rates[name]) for name in names], color="#2a9d4b")
         right.set_xticks(range(len(names)), names, rotation=30 if len(names) > 3 else 0)
         right.set_ylim(0, 1)
         right.set_ylabel("share of rows with the optimal total")
         right.grid(axis="y", alpha=0.3)
-    return _save(figure, target)
+    return figure
+
+
+def census_chart(
+    path: str | Path,
+    title: str,
+    counts: Mapping[int, int],
+    rates: Mapping[str, float] | None = None,
+) -> Path:
+    """Write :func:`census_figure` to ``path`` (``.png``, ``.svg`` or ``.pdf``) and return the
+    path (O(margins + strategies), plus matplotlib's fixed cost).
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "census.svg"
+    >>> census_chart(out, "Rows of length 4", {0: 6, 1: 8, 2: 2}, {"greedy": 0.9375}).name
+    'census.svg'
+    """
+    target = _check_path(path)
+    return save_figure(census_figure(title, counts, rates), target)
