@@ -268,7 +268,8 @@ def test_compiled_moves_equal_the_python_strategies_everywhere(name: str) -> Non
             for hi in range(lo + 1, n):
                 if spec.code == PARITY and (n - (hi - lo + 1)) % 2:
                     continue  # the opponent's turn: parity never plays there
-                assert moves[lo, hi] == python_move(name, row, lo, hi), (name, row, lo, hi)
+                want = python_move(name, row, lo, hi)
+                assert moves[0, lo, hi] == moves[1, lo, hi] == want, (name, row, lo, hi)
 
 
 def test_lookahead_deeper_than_the_rows_is_the_same_strategy() -> None:

@@ -33,6 +33,9 @@ from typing import Any
 
 import numpy as np
 from numba import njit
+from numba.core import types
+from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
 
 from .compiled import (
     COOPERATIVE,
@@ -69,6 +72,35 @@ STRATEGY_STATS = 5
 TABLE_D, TABLE_F, TABLE_G, TABLE_OPTIMAL, TABLE_LEFT, FIXED_TABLES = range(6)
 
 _LOW = np.int64(0xFFFFFFFF)
+
+
+# --- borrowed arrays ----------------------------------------------------------------------
+
+
+def _borrowed(typingctx: Any, array: Any) -> Any:
+    """The same array without its reference count (no meminfo): Numba counts references to
+    every array a function receives, with atomic operations that cost more than the work of
+    a short column. The walks borrow their arguments, which outlive them, once."""
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+        source = make_array(array)(context, builder, value=args[0])  # type: ignore[no-untyped-call]
+        view = make_array(array)(context, builder)  # type: ignore[no-untyped-call]
+        populate_array(  # type: ignore[no-untyped-call]
+            view,
+            data=source.data,
+            shape=source.shape,
+            strides=source.strides,
+            itemsize=source.itemsize,
+            meminfo=None,
+        )
+        return view._getvalue()
+
+    return array(array), codegen
+
+
+_borrow: Any = intrinsic(_borrowed)
 
 
 # --- stack scans ------------------------------------------------------------------------------
@@ -140,7 +172,13 @@ def _leaf_margin(vals: Array, q: Array, m: Array, s: int, c: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _column(
-    j: int, row: Array, tables: Array, slots: Array, lookahead: int, cooperative: bool
+    j: int,
+    row: Array,
+    tables: Array,
+    slots: Array,
+    lookahead: int,
+    cooperative: bool,
+    last: bool = False,
 ) -> None:
     """Fill column ``j`` (subgames i..j) of every table, coins row[0, 0..j] set; O(j) per
     table.
@@ -150,7 +188,11 @@ def _column(
     keeps the strategy's totals at ``tables[base + 2s]`` (it moves) and ``[base + 2s + 1]``
     (the opponent moves), base = FIXED_TABLES + lookahead tables. Each table is one tight
     loop over i = j-1 down to 0 (a dependency chain through its own previous cell); the
-    strategy's rule runs in its own loop first, so no loop branches on the strategy. The
+    strategy's rule runs in its own loop first, so no loop branches on the strategy.
+
+    The ``last`` column of a row (no column is built on it) needs only each strategy's total
+    from the whole row, S(0, j): :func:`_leaf_total` follows the few positions of column j
+    it depends on instead of filling the column. The
     arrays are indexed directly: an array view costs reference counting, as much as the
     loops of a short column."""
     base = FIXED_TABLES + max(lookahead - 1, 0)
@@ -187,10 +229,14 @@ def _column(
         tables[mover, j, j] = aj
         tables[other, j, j] = 0
         code = slots[0, s]
-        if code == GREEDY or (code == LOOKAHEAD and slots[1, s] == 1):
-            for i in range(j):
-                tables[TABLE_LEFT, j, i] = row[0, i] >= aj
-        elif code == OPTIMAL_LEFT:
+        if last:
+            tables[mover, j, 0] = _leaf_total(j, row, tables, code, slots[1, s], mover, other)
+            continue
+        greedy = code == GREEDY or (code == LOOKAHEAD and slots[1, s] == 1)
+        if greedy:
+            _greedy_totals(j, row, tables, mover, other)
+            continue
+        if code == OPTIMAL_LEFT:
             for i in range(j):
                 tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] & 1
         elif code == OPTIMAL_RIGHT:
@@ -213,25 +259,100 @@ def _column(
             for i in range(j):
                 even_left = (j - i) & 1 == 1
                 tables[TABLE_LEFT, j, i] = ((i & 1) == group) if even_left else (row[0, i] >= aj)
-        # Branch-free (masks, not branches: the moves of random rows are unpredictable):
-        # the mover's total by its move, the worst total over the opponent's optimal moves.
+        # The mover's total by its move; the worst total over the opponent's optimal moves.
         mover_next = aj  # the strategy's total from i+1..j when it moves there
         other_next = np.int64(0)  # ... and when the opponent moves there
         for i in range(j - 1, -1, -1):
-            by_left = row[0, i] + other_next
-            by_right = aj + tables[other, j - 1, i]
-            take = -tables[TABLE_LEFT, j, i]  # all ones for the left coin
-            total = by_right ^ ((by_left ^ by_right) & take)
+            total = (
+                row[0, i] + other_next if tables[TABLE_LEFT, j, i] else aj + tables[other, j - 1, i]
+            )
             moves = tables[TABLE_OPTIMAL, j, i]
-            left_ok = -(moves & 1)
-            right_ok = -(moves >> 1)
-            after_left = (mover_next & left_ok) | (SENTINEL & ~left_ok)
-            after_right = (tables[mover, j - 1, i] & right_ok) | (SENTINEL & ~right_ok)
+            after_left = mover_next if moves & 1 else SENTINEL
+            after_right = tables[mover, j - 1, i] if moves >> 1 else SENTINEL
             worst = min(after_left, after_right)
             tables[mover, j, i] = total
             tables[other, j, i] = worst
             mover_next = total
             other_next = worst
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _greedy_totals(j: int, row: Array, tables: Array, mover: int, other: int) -> None:
+    """The totals loop of :func:`_column` with greedy's rule written in (the commonest)."""
+    aj = row[0, j]
+    mover_next = aj
+    other_next = np.int64(0)
+    for i in range(j - 1, -1, -1):
+        ai = row[0, i]
+        total = ai + other_next if ai >= aj else aj + tables[other, j - 1, i]
+        moves = tables[TABLE_OPTIMAL, j, i]
+        after_left = mover_next if moves & 1 else SENTINEL
+        after_right = tables[mover, j - 1, i] if moves >> 1 else SENTINEL
+        worst = min(after_left, after_right)
+        tables[mover, j, i] = total
+        tables[other, j, i] = worst
+        mover_next = total
+        other_next = worst
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _takes_left(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
+    """The strategy's move at subgame i..j (i < j) of a filled column j: True for left."""
+    ai = row[0, i]
+    aj = row[0, j]
+    if code == GREEDY or (code == LOOKAHEAD and parameter == 1):
+        return bool(ai >= aj)
+    if code == OPTIMAL_LEFT:
+        return bool(tables[TABLE_OPTIMAL, j, i] & 1)
+    if code == OPTIMAL_RIGHT:
+        return bool(tables[TABLE_OPTIMAL, j, i] == 1)
+    if code in (THIBAULT, THIBAULT3):
+        return _thibault(row, i, j, code == THIBAULT3)
+    if code == LOOKAHEAD:
+        if parameter == 0:
+            return True
+        m_k = FIXED_TABLES + parameter - 2  # M_{depth-1}
+        return bool(ai - tables[m_k, j, i + 1] >= aj - tables[m_k, j - 1, i])
+    if code == COOPERATIVE:
+        return bool(tables[TABLE_F, j, i + 1] >= tables[TABLE_F, j - 1, i])
+    if (j - i) & 1 == 1:  # PARITY with an even number of coins left: its group's end
+        return (i & 1) == parameter
+    return bool(ai >= aj)
+
+
+@njit(cache=True, nogil=True)
+def _leaf_total(
+    j: int, row: Array, tables: Array, code: int, parameter: int, mover: int, other: int
+) -> int:
+    """S(0, j): the strategy's total from the whole row a[0..j], moving first, against the
+    optimal opponent that hurts it most, with column j's margins filled but not its totals.
+
+    Position (i, j) is reached from (0, j) only by i moves from the left, the strategy's at
+    even i. Walk down while the next position needed is in column j (the strategy takes
+    the left coin, or the opponent may); every other branch is in column j - 1, filled. Then
+    add up on the way back: O(length of the walk), a few steps on most rows."""
+    aj = row[0, j]
+    end = 0
+    while end < j:
+        if end & 1 == 0:
+            if not _takes_left(code, parameter, row, tables, end, j):
+                break
+        elif tables[TABLE_OPTIMAL, j, end] & 1 == 0:
+            break
+        end += 1
+    if end == j:  # one coin left
+        total = aj if end & 1 == 0 else 0
+    elif end & 1 == 0:  # the strategy takes the right coin
+        total = aj + tables[other, j - 1, end]
+    else:  # the opponent's only optimal move is the right coin
+        total = tables[mover, j - 1, end]
+    for i in range(end - 1, -1, -1):
+        if i & 1 == 0:
+            total += row[0, i]
+        elif tables[TABLE_OPTIMAL, j, i] == 3:
+            total = min(total, tables[mover, j - 1, i])
+    result: int = total
+    return result
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -365,13 +486,20 @@ FLAG_COOPERATIVE, FLAGS = 6, 7
 
 @njit(cache=True, nogil=True, inline="always")
 def _column_push(
-    d: int, c: int, row: Array, tables: Array, slots: Array, lookahead: int, cooperative: bool
+    d: int,
+    c: int,
+    row: Array,
+    tables: Array,
+    slots: Array,
+    lookahead: int,
+    cooperative: bool,
+    last: bool = False,
 ) -> None:
     """Column scans: coin ``c`` becomes coin ``d`` of the row; fill its column."""
     row[0, d] = c
     row[1, d + 1] = row[1, d] + (c if (d & 1) == 0 else -c)
     row[2, d + 1] = row[2, d] + c
-    _column(d, row, tables, slots, lookahead, cooperative)
+    _column(d, row, tables, slots, lookahead, cooperative, last)
 
 
 def work_arrays(n: int, columns: bool, tables: int) -> tuple[Array, Array, Array, Array, Array]:
@@ -453,6 +581,24 @@ def scan_words(
     dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
     lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
     left_known = columns or direct_left
+    alphabet = _borrow(alphabet)
+    first = _borrow(first)
+    row = _borrow(row)
+    stack = _borrow(stack)
+    sizes = _borrow(sizes)
+    undo = _borrow(undo)
+    tables = _borrow(tables)
+    slots = _borrow(slots)
+    chosen = _borrow(chosen)
+    stats = _borrow(stats)
+    examples = _borrow(examples)
+    counts = _borrow(counts)
+    hist = _borrow(hist)
+    margins = _borrow(margins)
+    out_margin = _borrow(out_margin)
+    out_moves = _borrow(out_moves)
+    out_offsets = _borrow(out_offsets)
+    out_values = _borrow(out_values)
     k = alphabet.shape[0]
     digit = np.zeros(n, np.int64)
     digit[:] = first
@@ -484,7 +630,7 @@ def scan_words(
                 return
             c = alphabet[j]
             if columns:
-                _column_push(d, c, row, tables, slots, lookahead, cooperative)
+                _column_push(d, c, row, tables, slots, lookahead, cooperative, True)
                 margin, moves = _column_leaf(n, row, tables)
                 _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
             else:
@@ -573,6 +719,23 @@ def scan_compositions(
     dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
     lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
     left_known = columns or direct_left
+    first = _borrow(first)
+    row = _borrow(row)
+    stack = _borrow(stack)
+    sizes = _borrow(sizes)
+    undo = _borrow(undo)
+    tables = _borrow(tables)
+    slots = _borrow(slots)
+    chosen = _borrow(chosen)
+    stats = _borrow(stats)
+    examples = _borrow(examples)
+    counts = _borrow(counts)
+    hist = _borrow(hist)
+    margins = _borrow(margins)
+    out_margin = _borrow(out_margin)
+    out_moves = _borrow(out_moves)
+    out_offsets = _borrow(out_offsets)
+    out_values = _borrow(out_values)
     bit = np.zeros(total, np.int64)  # per bit: 0 or 1 as set now
     saved = np.zeros(total, np.int64)  # the open part's length before the bit
     parts = 0
@@ -600,7 +763,7 @@ def scan_compositions(
             return
         n = parts + 1  # every bit is set: the open part is the last one
         if columns:
-            _column_push(parts, part, row, tables, slots, lookahead, cooperative)
+            _column_push(parts, part, row, tables, slots, lookahead, cooperative, True)
             margin, moves = _column_leaf(n, row, tables)
             _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
         else:
@@ -684,6 +847,23 @@ def scan_rows(
     dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
     lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
     left_known = columns or direct_left
+    rows = _borrow(rows)
+    row = _borrow(row)
+    stack = _borrow(stack)
+    sizes = _borrow(sizes)
+    undo = _borrow(undo)
+    tables = _borrow(tables)
+    slots = _borrow(slots)
+    chosen = _borrow(chosen)
+    stats = _borrow(stats)
+    examples = _borrow(examples)
+    counts = _borrow(counts)
+    hist = _borrow(hist)
+    margins = _borrow(margins)
+    out_margin = _borrow(out_margin)
+    out_moves = _borrow(out_moves)
+    out_offsets = _borrow(out_offsets)
+    out_values = _borrow(out_values)
     count, n = rows.shape
     for local in range(count):
         for d in range(n - 1):
@@ -702,7 +882,7 @@ def scan_rows(
         d = n - 1
         c = rows[local, d]
         if columns:
-            _column_push(d, c, row, tables, slots, lookahead, cooperative)
+            _column_push(d, c, row, tables, slots, lookahead, cooperative, True)
             margin, moves = _column_leaf(n, row, tables)
             _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
         else:
@@ -729,9 +909,10 @@ def scan_rows(
 
 @njit(cache=True, nogil=True)
 def strategy_moves(coins: Array, code: int, parameter: int) -> Array:
-    """The compiled strategy's move at every subgame i..j of the row (i <= j): 1 for the left
-    coin, 0 for the right one (O(n^2 * tables); for checking the kernels against
-    :mod:`coinrow.strategies`). Parity's ``parameter`` is the group it keeps."""
+    """The compiled strategy's move at every subgame i..j of the row (i < j): 1 for the left
+    coin, 0 for the right one, as the last column's walk decides it (``[0]``, see
+    :func:`_leaf_total`) and as the full columns do (``[1]``); O(n^2 * tables), for checking
+    the kernels against :mod:`coinrow.strategies`. Parity's ``parameter`` is its group."""
     n = coins.shape[0]
     slots = np.zeros((2, 1), np.int64)
     slots[0, 0] = code
@@ -739,9 +920,11 @@ def strategy_moves(coins: Array, code: int, parameter: int) -> Array:
     lookahead = parameter if code == LOOKAHEAD and parameter >= 2 else 0
     tables = np.zeros((FIXED_TABLES + max(lookahead - 1, 0) + 2, n, n), np.int64)
     row = np.zeros((3, n + 1), np.int64)
-    moves = np.ones((n, n), np.int64)
+    moves = np.ones((2, n, n), np.int64)
+    greedy = code == GREEDY or (code == LOOKAHEAD and parameter == 1)
     for j in range(n):
         _column_push(j, coins[j], row, tables, slots, lookahead, code == COOPERATIVE)
         for i in range(j):
-            moves[i, j] = tables[TABLE_LEFT, j, i]
+            moves[0, i, j] = _takes_left(code, parameter, row, tables, i, j)
+            moves[1, i, j] = coins[i] >= coins[j] if greedy else tables[TABLE_LEFT, j, i]
     return moves
