@@ -150,7 +150,7 @@ def _check_shards(family: Family, count: int) -> None:
     if count > MAX_SHARDS:
         raise InvalidOptionError(
             f"{family.describe()} has {family.rows:,} rows: more than {MAX_SHARDS:,} shards; "
-            "give larger shards (--shard-rows) or a smaller family"
+            "give larger shards or a smaller family"
         )
 
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from importlib import import_module
 from typing import Any
 
-from .. import __version__
 from ..errors import InvalidOptionError
 from ..numbers import exact_arithmetic
 from ..refute import Counterexample, check_row, strays, worst_line
@@ -39,6 +39,13 @@ MIN_SHARDS = 64
 DENSE_MARGINS = 1 << 22
 
 
+def version() -> str:
+    """coinrow's version (O(1)). The package is imported before any of its modules, so this
+    reads its attribute rather than importing the facade from below it."""
+    package: str = import_module(__name__.split(".")[0]).__version__
+    return package
+
+
 @dataclass(frozen=True)
 class Job:
     """What a census computes: the family, the strategies, how many counterexamples to keep
@@ -49,6 +56,7 @@ class Job:
     examples: int = 3
     rows: bool = False
     shard_rows: int = 0
+    version: str = field(default_factory=version)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, as the manifest records it (O(strategies))."""
@@ -59,7 +67,7 @@ class Job:
             "rows": self.rows,
             "shard_rows": self.shard_rows,
             "format_version": FORMAT_VERSION,
-            "coinrow": __version__,
+            "coinrow": self.version,
         }
 
     @classmethod
@@ -146,6 +154,10 @@ def run_shard(job: Job, shard: Shard) -> ShardResult:
     :mod:`coinrow.census.kernels`) plus, for strategies played through Python, O(r) strategy
     calls per row for its r reachable positions."""
     started = time.perf_counter()
+    if job.version != version():
+        raise InvalidOptionError(
+            f"a worker runs coinrow {version()}, the census was started with {job.version}"
+        )
     strategies = job.compiled_strategies()
     family = job.family
     family.check_int64()

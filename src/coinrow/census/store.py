@@ -52,8 +52,7 @@ class Store:
         else:
             if self.manifest.exists():
                 raise CensusStoreError(
-                    f"{self.directory} already holds a census; resume it with --resume "
-                    f"{self.directory} or choose another folder"
+                    f"{self.directory} already holds a census; resume it or choose another folder"
                 )
             try:
                 self.directory.mkdir(parents=True, exist_ok=True)
