@@ -90,7 +90,7 @@ def test_summary_plot_and_files(tmp_path: Path) -> None:
         (["--length", "4", "-s", "nope"], "unknown strategy 'nope'"),
         (["--length", "4", "--rows"], "--rows writes every row's result"),
         (["--length", "30", "--rows", "--out", "x"], "at most 16,777,216 rows"),
-        (["--length", "4", "--examples", "-1"], "--examples must be at least 0"),
+        (["--length", "4", "--examples", "-1"], "--examples must be 0 to 10,000, got -1"),
         (["--length", "4", "--plot", "x.gif"], "--plot x.gif"),
         (["--length", "4", "--alphabet", "4611686018427387904"], "2**62"),
     ],

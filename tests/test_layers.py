@@ -30,6 +30,7 @@ BASE, ENGINES, MODEL, STUDIES, PICTURES, FACADE, SHELLS = range(7)
 LAYERS: dict[str, int] = {
     "errors": BASE,
     "numbers": BASE,
+    "numba_cache": BASE,
     "engines/": ENGINES,
     "game": MODEL,
     "solution": MODEL,

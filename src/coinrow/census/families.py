@@ -18,12 +18,14 @@ range of that order that one task computes:
 
 from __future__ import annotations
 
+import decimal
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import InvalidOptionError
-from ..numbers import ValueSpec, parse_coins
+from ..numbers import ValueSpec, parse_token, split_tokens
 
 #: Rows per block (and shard) of a random family; part of the family, so fixed.
 RANDOM_BLOCK = 1 << 16
@@ -32,8 +34,14 @@ RANDOM_BLOCK = 1 << 16
 #: intermediate of the kernels is bounded by it, or by twice it (see docs/census.md).
 INT64_SAFE_LIMIT = 2**62
 
-#: Most shards a census is split into (a guard against impossible families).
+#: Most shards a census is split into (a guard against impossible families). Shards are
+#: counted by arithmetic and planned lazily, so a family is refused before any is built.
 MAX_SHARDS = 1 << 22
+
+#: Most coins in a census row: the census is for many short rows (``solve`` and ``refute``
+#: take long ones). It bounds every shard's scratch memory: a column table of n x n int64
+#: is 2 MiB and a random block of 65,536 rows of n coins 256 MiB at n = 512.
+MAX_LENGTH = 512
 
 
 @dataclass(frozen=True)
@@ -90,9 +98,15 @@ class Family:
         """A one-line description (O(alphabet))."""
         raise NotImplementedError
 
-    def shards(self, shard_rows: int) -> list[Shard]:
-        """The family cut into shards of at most ``shard_rows`` rows, in family order
-        (O(shards))."""
+    def shard_count(self, shard_rows: int) -> int:
+        """How many shards of at most ``shard_rows`` rows the family is cut into, by
+        arithmetic (O(lengths)): nothing is planned."""
+        raise NotImplementedError
+
+    def shards(self, shard_rows: int) -> Iterator[Shard]:
+        """The family cut into shards of at most ``shard_rows`` rows, in family order, built
+        lazily one at a time (O(1) memory, O(shards) in all). Refuses, before building any,
+        a family of more than :data:`MAX_SHARDS` shards."""
         raise NotImplementedError
 
     def row(self, index: int) -> tuple[int, ...]:
@@ -119,13 +133,57 @@ class Family:
 
 
 def _alphabet(values: object) -> tuple[int, ...]:
-    items = parse_coins(values) if isinstance(values, str) else list(values)  # type: ignore[call-overload]
+    """The sorted distinct int values; each token of a text is parsed on its own, so a
+    refusal names the value at fault as it was written (``1e3``, not the ``Decimal('1')``
+    that a row of decimals would make of ``1``)."""
+    shown: list[object]
+    if isinstance(values, str):
+        tokens = split_tokens(values)
+        items: list[object] = [_token(token, place) for place, token in enumerate(tokens)]
+        shown = list(tokens)
+    else:
+        items = list(values)  # type: ignore[call-overload]
+        shown = [repr(item) for item in items]
     if not items:
         raise InvalidOptionError("the alphabet is empty: give values such as 1,2")
-    odd = [value for value in items if not isinstance(value, int) or isinstance(value, bool)]
-    if odd:
-        raise InvalidOptionError(f"the census needs integer coin values, got {odd[0]!r}")
-    return tuple(sorted(set(items)))
+    for item, text in zip(items, shown, strict=True):
+        if not isinstance(item, int) or isinstance(item, bool):
+            raise InvalidOptionError(f"the census needs integer coin values, got {text}")
+    return tuple(sorted({item for item in items if isinstance(item, int)}))
+
+
+def _token(token: str, position: int) -> object:
+    try:
+        return parse_token(token, position)
+    except decimal.DecimalException:  # an exponent beyond what Decimal can hold
+        raise InvalidOptionError(
+            f"coin {position + 1} ({token[:20]!r}): its exponent is too large"
+        ) from None
+
+
+def _check_length(length: int, what: str) -> None:
+    if length > MAX_LENGTH:
+        raise InvalidOptionError(
+            f"{what} {length:,}: the census takes rows of at most {MAX_LENGTH} coins "
+            "(solve and refute take longer rows)"
+        )
+
+
+def approximate(count: int) -> str:
+    """A count for messages: exact with commas up to 10^15, else ``about 1.3 x 10^30``,
+    computed by logarithms so a count of a million digits costs nothing (O(1)).
+
+    >>> approximate(4_194_304), approximate(2**101), approximate(10**15)
+    ('4,194,304', 'about 2.5 x 10^30', 'about 1.0 x 10^15')
+    """
+    if count < 10**15:
+        return f"{count:,}"
+    exponent = math.log10(count)
+    power = math.floor(exponent)
+    mantissa = 10 ** (exponent - power)
+    if mantissa >= 9.95:
+        mantissa, power = 1.0, power + 1
+    return f"about {mantissa:.1f} x 10^{power:,}"
 
 
 def _text(values: tuple[int, ...]) -> str:
@@ -146,12 +204,20 @@ def _digits(number: int, base: int, width: int) -> tuple[int, ...]:
     return tuple(reversed(out))
 
 
-def _check_shards(family: Family, count: int) -> None:
+def check_shards(family: Family, shard_rows: int, note: str = "") -> int:
+    """The family's number of shards of ``shard_rows`` rows, refused in one sentence above
+    :data:`MAX_SHARDS` (``note`` adds an estimate of the work); O(lengths), nothing planned."""
+    if shard_rows < 1:
+        raise InvalidOptionError(f"shards need at least 1 row, got {shard_rows}")
+    count = family.shard_count(shard_rows)
     if count > MAX_SHARDS:
         raise InvalidOptionError(
-            f"{family.describe()} has {family.rows:,} rows: more than {MAX_SHARDS:,} shards; "
-            "give larger shards or a smaller family"
+            f"{family.describe()} has {approximate(family.rows)} rows{note}: "
+            f"{approximate(count)} shards of {shard_rows:,} row{'s' if shard_rows > 1 else ''}, "
+            f"more than the "
+            f"{MAX_SHARDS:,} a census plans; give larger shards or a smaller family"
         )
+    return count
 
 
 @dataclass(frozen=True)
@@ -174,6 +240,7 @@ class Words(Family):
         """Validate and build (O(k log k) for k values)."""
         if length < 1:
             raise InvalidOptionError(f"the row length must be at least 1, got {length}")
+        _check_length(length, "rows of length")
         return cls(_alphabet(alphabet), length)
 
     @property
@@ -195,19 +262,23 @@ class Words(Family):
     def describe(self) -> str:
         return f"rows of length {self.length} over {{{_text(self.alphabet)}}}"
 
-    def shards(self, shard_rows: int, base: int = 0) -> list[Shard]:
+    def shard_count(self, shard_rows: int) -> int:
+        return -(-self.rows // shard_rows)
+
+    def shards(self, shard_rows: int, base: int = 0) -> Iterator[Shard]:
+        check_shards(self, shard_rows)
+        return self._shards(shard_rows, base)
+
+    def _shards(self, shard_rows: int, base: int) -> Iterator[Shard]:
         k = len(self.alphabet)
-        _check_shards(self, -(-self.rows // shard_rows))
-        return [
-            Shard(
+        for p, start, count in _ranges(self.rows, shard_rows):
+            yield Shard(
                 f"w{self.length}-{p}",
                 base + start,
                 count,
                 self.length,
                 _digits(start, k, self.length),
             )
-            for p, start, count in _ranges(self.rows, shard_rows)
-        ]
 
     def row(self, index: int) -> tuple[int, ...]:
         digits = _digits(index, len(self.alphabet), self.length)
@@ -244,6 +315,7 @@ class WordsUpTo(Family):
         """Validate and build (O(k log k) for k values)."""
         if max_length < 1:
             raise InvalidOptionError(f"the longest row must be at least 1 coin, got {max_length}")
+        _check_length(max_length, "rows of length up to")
         return cls(_alphabet(alphabet), max_length)
 
     def _lengths(self) -> Iterator[tuple[int, Words]]:
@@ -272,12 +344,14 @@ class WordsUpTo(Family):
     def describe(self) -> str:
         return f"rows of length 1 to {self.longest} over {{{_text(self.alphabet)}}}"
 
-    def shards(self, shard_rows: int) -> list[Shard]:
-        out: list[Shard] = []
-        for start, words in self._lengths():
-            out.extend(words.shards(shard_rows, start))
-            _check_shards(self, len(out))
-        return out
+    def shard_count(self, shard_rows: int) -> int:
+        return sum(words.shard_count(shard_rows) for _, words in self._lengths())
+
+    def shards(self, shard_rows: int) -> Iterator[Shard]:
+        check_shards(self, shard_rows)
+        return (
+            shard for start, words in self._lengths() for shard in words._shards(shard_rows, start)
+        )
 
     def row(self, index: int) -> tuple[int, ...]:
         for start, words in self._lengths():
@@ -307,6 +381,7 @@ class Compositions(Family):
         """Validate and build (O(1))."""
         if total < 1:
             raise InvalidOptionError(f"compositions need a total of at least 1, got {total}")
+        _check_length(total, "compositions of")
         return cls(total)
 
     @property
@@ -334,12 +409,15 @@ class Compositions(Family):
     def label(self, index: int) -> int:
         return (1 << (self.total - 1)) + index
 
-    def shards(self, shard_rows: int) -> list[Shard]:
-        _check_shards(self, -(-self.rows // shard_rows))
-        return [
+    def shard_count(self, shard_rows: int) -> int:
+        return -(-self.rows // shard_rows)
+
+    def shards(self, shard_rows: int) -> Iterator[Shard]:
+        check_shards(self, shard_rows)
+        return (
             Shard(f"c{self.total}-{p}", start, count, self.total, _digits(start, 2, self.total - 1))
             for p, start, count in _ranges(self.rows, shard_rows)
-        ]
+        )
 
     def row(self, index: int) -> tuple[int, ...]:
         return composition(self.label(index))
@@ -387,7 +465,13 @@ class RandomRows(Family):
             raise InvalidOptionError(f"the number of random rows must be at least 1, got {count}")
         if length < 1:
             raise InvalidOptionError(f"the row length must be at least 1, got {length}")
-        spec = ValueSpec.parse(values)
+        _check_length(length, "random rows of length")
+        if seed < 0:
+            raise InvalidOptionError(f"the seed must be at least 0, got {seed}")
+        try:
+            spec = ValueSpec.parse(values)
+        except decimal.DecimalException:  # an exponent beyond what Decimal can hold
+            raise InvalidOptionError(f"values {values[:20]!r}: an exponent is too large") from None
         choices = spec.choices
         if choices and not all(isinstance(v, int) for v in choices):
             raise InvalidOptionError(f"the census needs integer coin values, got {values!r}")
@@ -426,10 +510,12 @@ class RandomRows(Family):
             f"seed {self.seed}"
         )
 
-    def shards(self, shard_rows: int) -> list[Shard]:
-        blocks = -(-self.count // RANDOM_BLOCK)
-        _check_shards(self, blocks)
-        return [
+    def shard_count(self, shard_rows: int) -> int:
+        return -(-self.count // RANDOM_BLOCK)
+
+    def shards(self, shard_rows: int) -> Iterator[Shard]:
+        blocks = check_shards(self, shard_rows)
+        return (
             Shard(
                 f"r-{b}",
                 b * RANDOM_BLOCK,
@@ -438,7 +524,7 @@ class RandomRows(Family):
                 (b,),
             )
             for b in range(blocks)
-        ]
+        )
 
     def block(self, block: int) -> Any:
         """The rows of block ``block`` as an int64 array (needs NumPy; O(block * length)).

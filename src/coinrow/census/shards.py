@@ -9,8 +9,10 @@ Margins, outcomes, first moves and the compiled strategies come from one pass of
 
 from __future__ import annotations
 
+import hashlib
+import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -81,13 +83,24 @@ class Job:
             int(data["shard_rows"]),
         )
 
+    def fingerprint(self) -> str:
+        """A SHA-256 of :meth:`to_dict`: two jobs with the same fingerprint compute the same
+        shards the same way (O(strategies)). Every shard file records it."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
     def compiled_strategies(self) -> list[CompiledStrategy | None]:
         """Each strategy's compiled form, or None for the Python path (O(strategies))."""
         return [compiled(name, self.family.max_length) for name in self.strategies]
 
-    def plan(self) -> list[Shard]:
-        """The shards, in family order (O(shards))."""
+    def shards(self) -> Iterator[Shard]:
+        """The shards in family order, built lazily (O(1) memory; refused beyond
+        :data:`~coinrow.census.families.MAX_SHARDS` before any is built)."""
         return self.family.shards(self.shard_rows)
+
+    def plan(self) -> list[Shard]:
+        """The shards as a list, in family order (O(shards) time and memory)."""
+        return list(self.shards())
 
 
 def default_shard_rows(
@@ -243,6 +256,9 @@ def _scan(
     per-row table."""
     import numpy as np
 
+    from ..numba_cache import use_writable_cache
+
+    use_writable_cache()  # before the kernels import Numba
     from . import kernels as k
 
     n = shard.length
@@ -274,7 +290,7 @@ def _scan(
     flags[k.FLAG_COOPERATIVE] = any(s.code == COOPERATIVE for s in strategies)
     count = shard.count
     stats = np.zeros((len(strategies), k.STRATEGY_STATS), np.int64)
-    examples = np.zeros((len(strategies), keep), np.int64)
+    examples = np.zeros((len(strategies), min(keep, count)), np.int64)
     counts = np.zeros(k.COUNTS, np.int64)
     hist = np.zeros(2 * bound + 1 if dense else 1, np.int64)
     margins = np.zeros(0 if dense else count, np.int64)

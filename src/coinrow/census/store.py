@@ -7,8 +7,13 @@ disk: ``{"run": r, ...}`` when a run starts, and for each finished shard
 ``rows_file``/``rows_sha256`` with per-row results). A shard file is written under a
 temporary name, flushed, then renamed, and only then recorded, so after a crash, a SIGKILL or
 Ctrl-C every recorded shard is complete; a half-written last line is ignored. Resuming reads
-the manifest, checks each recorded file's checksum and recomputes only the shards missing or
-damaged.
+the manifest and recomputes only the shards missing, damaged or not proven (below).
+
+Every shard file carries, in its Parquet metadata (key ``coinrow.shard``), what it holds:
+the family, the job's fingerprint, the shard's key and its row range. Resuming counts a
+recorded shard only when its files match their checksums and carry exactly the identity the
+plan gives that shard, and its counts add up to its rows; any other is recomputed and
+reported, as is every manifest line that cannot be read (:func:`parse_line`).
 
 ``shard-KEY.parquet`` holds one row: the shard's counts, its margin histogram (lists
 ``margins`` and ``counts``) and its strategies (a list of structs with their counterexamples).
@@ -21,23 +26,74 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 from ..errors import CensusStoreError, CoinrowError
 from ..refute import Counterexample
+from .families import Shard
 from .shards import Example, Job, ShardResult, StrategyTally
 
 MANIFEST = "manifest.jsonl"
 FORMAT = "coinrow-census"
 
+#: The key of a shard file's Parquet metadata that says what the file holds.
+IDENTITY = b"coinrow.shard"
+
+_KEY = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A manifest line recording a finished shard, validated (see :func:`parse_line`)."""
+
+    shard: str
+    file: str
+    sha256: str
+    rows: int
+    run: int
+    rows_file: str | None = None
+    rows_sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class Ignored:
+    """A manifest line that was not used, and why (reported by a resumed census)."""
+
+    line: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(1))."""
+        return {"line": self.line, "reason": self.reason}
+
+
+def shard_identity(job: Job, shard: Shard, kind: str) -> dict[str, Any]:
+    """What a shard file holds, as written into its Parquet metadata and checked on resume:
+    the file ``kind`` (``summary`` or ``rows``), the family, the job's fingerprint, the
+    shard's key and its row range (O(alphabet))."""
+    return {
+        "kind": kind,
+        "family": job.family.to_dict(),
+        "job": job.fingerprint(),
+        "shard": shard.key,
+        "start": shard.start,
+        "rows": shard.count,
+    }
+
 
 class Store:
     """The folder of a census: ``resume`` continues the census recorded there (same job
-    required); otherwise the folder must not hold a census yet (it is created if needed)."""
+    required); otherwise the folder must not hold a census yet (it is created if needed).
+
+    Every file operation that fails (a folder without write permission, a full disk) raises
+    :class:`~coinrow.errors.CensusStoreError` naming the path."""
 
     def __init__(self, directory: Path, job: Job, resume: bool) -> None:
         self.directory = Path(directory)
@@ -45,7 +101,8 @@ class Store:
         self.manifest = self.directory / MANIFEST
         if self.directory.exists() and not self.directory.is_dir():
             raise CensusStoreError(f"{self.directory} is a file, not a folder for the census")
-        self.entries: dict[str, dict[str, Any]] = {}
+        self.entries: dict[str, Entry] = {}
+        self.ignored: list[Ignored] = []
         self.run = 1
         if resume:
             self._open_existing()
@@ -54,10 +111,8 @@ class Store:
                 raise CensusStoreError(
                     f"{self.directory} already holds a census; resume it or choose another folder"
                 )
-            try:
+            with _os_errors(f"cannot create {self.directory}"):
                 self.directory.mkdir(parents=True, exist_ok=True)
-            except OSError as error:
-                raise CensusStoreError(f"cannot create {self.directory}: {error}") from None
             self._append(self._header())
 
     def _header(self) -> dict[str, Any]:
@@ -66,38 +121,96 @@ class Store:
     def _open_existing(self) -> None:
         if not self.manifest.is_file():
             raise CensusStoreError(f"{self.directory} holds no census to resume (no {MANIFEST})")
-        lines = list(_read_lines(self.manifest))
-        if not lines or lines[0].get("format") != FORMAT:
+        with _os_errors(f"cannot read {self.manifest}"):
+            data = self.manifest.read_bytes()
+        lines = data.split(b"\n")
+        header = _json_object(lines[0])
+        if header is None or header.get("format") != FORMAT:
             raise CensusStoreError(f"{self.manifest} is not a coinrow census manifest")
-        recorded = lines[0].get("job", {})
+        recorded = header.get("job")
+        if not isinstance(recorded, dict):
+            raise CensusStoreError(f"{self.manifest}: its header records no job")
         _check_same_job(self.directory, recorded, self.job.to_dict())
-        with open(self.manifest, "rb+") as handle:  # end a line cut short by a crash
-            size = handle.seek(0, os.SEEK_END)
-            if size:
-                handle.seek(size - 1)
-                if handle.read(1) != b"\n":
-                    handle.write(b"\n")
-        runs = [line["run"] for line in lines[1:] if "run" in line and "shard" not in line]
-        self.run = max(runs, default=1) + 1
-        for line in lines[1:]:
-            if "shard" in line:
-                self.entries[line["shard"]] = line
+        if data and not data.endswith(b"\n"):  # end a line cut short by a crash
+            with _os_errors(f"cannot write {self.manifest}"), open(self.manifest, "ab") as out:
+                out.write(b"\n")
+        runs = [1]
+        for number, text in enumerate(lines[1:], start=2):
+            if not text.strip():
+                continue
+            parsed = parse_line(text)
+            if isinstance(parsed, str):
+                self.ignored.append(Ignored(number, parsed))
+            elif isinstance(parsed, Entry):
+                self.entries[parsed.shard] = parsed  # a later line for a shard replaces it
+            else:
+                runs.append(parsed)
+        self.run = max(runs) + 1
 
-    def done(self) -> dict[str, dict[str, Any]]:
-        """The recorded shards whose files are intact (O(bytes of those files))."""
-        intact = {}
-        for key, entry in self.entries.items():
-            if self._intact(entry.get("file"), entry.get("sha256")) and (
-                "rows_file" not in entry or self._intact(entry["rows_file"], entry["rows_sha256"])
-            ):
-                intact[key] = entry
-        return intact
+    def verify(self, shard: Shard) -> tuple[ShardResult | None, str]:
+        """The recorded result of a planned shard, once its files prove what they are; else
+        None and the reason (empty when the shard was never recorded). The files must match
+        their checksums, be readable Parquet, carry this shard's identity (family, job, key,
+        row range: :func:`shard_identity`) in their metadata, and hold its rows
+        (O(size of the files))."""
+        entry = self.entries.get(shard.key)
+        if entry is None:
+            return None, ""
+        if entry.rows != shard.count:
+            return (
+                None,
+                f"its manifest line records {entry.rows:,} rows, the shard has {shard.count:,}",
+            )
+        table, reason = self._read(entry.file, entry.sha256, shard, "summary")
+        if table is None:
+            return None, reason
+        try:
+            result = summary_from_table(table)
+        except (CoinrowError, LookupError, TypeError, ValueError):
+            return None, "its file does not hold a shard summary"
+        if (result.key, result.start, result.rows) != (shard.key, shard.start, shard.count):
+            return None, f"its file holds rows {result.start:,} to {result.start + result.rows:,}"
+        if sum(result.histogram.values()) != shard.count or [
+            tally.name for tally in result.strategies
+        ] != list(self.job.strategies):
+            return None, "its file's counts do not add up to the shard's rows"
+        if self.job.rows:
+            if entry.rows_file is None or entry.rows_sha256 is None:
+                return None, "its per-row file is not recorded"
+            rows, reason = self._read(entry.rows_file, entry.rows_sha256, shard, "rows")
+            if rows is None:
+                return None, f"per-row file: {reason}"
+            if rows.num_rows != shard.count:
+                return None, f"its per-row file holds {rows.num_rows:,} rows, not {shard.count:,}"
+        return result, ""
 
-    def _intact(self, name: object, checksum: object) -> bool:
-        if not isinstance(name, str) or os.sep in name or name.startswith("."):
-            return False
+    def _read(self, name: str, checksum: str, shard: Shard, kind: str) -> tuple[Any, str]:
+        """A recorded file's table, or None and why it cannot be counted."""
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
         path = self.directory / name
-        return path.is_file() and _sha256(path.read_bytes()) == checksum
+        try:
+            data = path.read_bytes()
+        except OSError:
+            return None, f"its file {name} is missing or unreadable"
+        if _sha256(data) != checksum:
+            return None, f"its file {name} does not match its checksum"
+        try:
+            table = pq.read_table(pa.BufferReader(data))
+        except (pa.ArrowException, OSError, ValueError):
+            return None, f"its file {name} is not readable Parquet"
+        recorded = _json_object((table.schema.metadata or {}).get(IDENTITY, b""))
+        wanted = shard_identity(self.job, shard, kind)
+        if recorded == wanted:
+            return table, ""
+        if recorded is None:
+            return None, f"its file {name} does not say which shard it holds"
+        if recorded.get("job") != wanted["job"] or recorded.get("family") != wanted["family"]:
+            return None, f"its file {name} belongs to another census"
+        if recorded.get("shard") != shard.key:
+            return None, f"its file {name} holds shard {str(recorded.get('shard'))[:64]}"
+        return None, f"its file {name} holds another {recorded.get('kind')!s:.16} of rows"
 
     def start_run(self, shards: int, missing: int) -> None:
         """Record that a run starts, computing ``missing`` of the ``shards`` shards."""
@@ -111,30 +224,28 @@ class Store:
             }
         )
 
-    def write(self, result: ShardResult) -> None:
-        """Write the shard's files atomically, then record them (O(size of the files))."""
+    def write(self, result: ShardResult, shard: Shard) -> None:
+        """Write the shard's files atomically, each carrying the shard's identity in its
+        metadata, then record them (O(size of the files))."""
         entry: dict[str, Any] = {
-            "shard": result.key,
+            "shard": shard.key,
             "family": self.job.family.describe(),
             "rows": result.rows,
             "run": self.run,
             "seconds": round(result.seconds, 3),
         }
-        name = f"shard-{result.key}.parquet"
-        entry["file"], entry["sha256"] = name, self._write_atomic(name, summary_table(result))
+        name = f"shard-{shard.key}.parquet"
+        summary = _with_identity(summary_table(result), shard_identity(self.job, shard, "summary"))
+        entry["file"], entry["sha256"] = name, self._write_atomic(name, summary)
         if result.table is not None:
-            rows_name = f"rows-{result.key}.parquet"
+            rows_name = f"rows-{shard.key}.parquet"
+            rows = _with_identity(result.table, shard_identity(self.job, shard, "rows"))
             entry["rows_file"] = rows_name
-            entry["rows_sha256"] = self._write_atomic(rows_name, result.table)
+            entry["rows_sha256"] = self._write_atomic(rows_name, rows)
         self._append(entry)
-        self.entries[result.key] = entry
-
-    def load(self, key: str) -> ShardResult:
-        """A recorded shard's results, read back from its file (O(size of the file))."""
-        import pyarrow.parquet as pq
-
-        entry = self.entries[key]
-        return summary_from_table(pq.read_table(self.directory / entry["file"]))
+        parsed = parse_line(json.dumps(entry).encode())
+        assert isinstance(parsed, Entry)
+        self.entries[shard.key] = parsed
 
     def _write_atomic(self, name: str, table: Any) -> str:
         import pyarrow as pa
@@ -144,18 +255,103 @@ class Store:
         pq.write_table(table, sink)
         data = sink.getvalue().to_pybytes()
         temporary = self.directory / f".{name}.{os.getpid()}.tmp"
-        with open(temporary, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, self.directory / name)
+        with _os_errors(f"cannot write {self.directory / name}"):
+            with open(temporary, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, self.directory / name)
         return _sha256(data)
 
     def _append(self, line: dict[str, Any]) -> None:
-        with open(self.manifest, "a", encoding="utf-8") as handle:
+        with (
+            _os_errors(f"cannot write {self.manifest}"),
+            open(self.manifest, "a", encoding="utf-8") as handle,
+        ):
             handle.write(json.dumps(line, sort_keys=True) + "\n")
             handle.flush()
             os.fsync(handle.fileno())
+
+
+@contextlib.contextmanager
+def _os_errors(what: str) -> Iterator[None]:
+    """Turn an OSError (permission denied, no space, a path under a file) into one line."""
+    try:
+        yield
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise CensusStoreError(f"{what}: {reason}") from None
+
+
+def parse_line(text: bytes) -> Entry | int | str:
+    """One manifest line after the header, validated: a shard's :class:`Entry`, a run's
+    number, or why the line cannot be used (a str). The one check every line goes through:
+    UTF-8 JSON, an object, and each field of the type it must have (O(len(text))).
+
+    >>> parse_line(b'{"run": 2, "resumed": true}'), parse_line(b'{"run": "x"}')
+    (2, 'its run is not a positive integer')
+    >>> parse_line(b'{"shard": [1, 2]}'), parse_line(b'\\xff')
+    ('its shard key is not a short name', 'it is not UTF-8 JSON')
+    """
+    line = _json_object(text)
+    if line is None:
+        return "it is not UTF-8 JSON" if not _is_json(text) else "it is not a JSON object"
+    run = line.get("run")
+    if not isinstance(run, int) or isinstance(run, bool) or run < 1:
+        return "its run is not a positive integer"
+    if "shard" not in line:
+        return run
+    key = line["shard"]
+    if not isinstance(key, str) or not _KEY.fullmatch(key):
+        return "its shard key is not a short name"
+    if not _count(line.get("rows")):
+        return f"shard {key}: its row count is not a whole number"
+    files = [line.get("file"), line.get("sha256")]
+    if "rows_file" in line or "rows_sha256" in line:
+        files += [line.get("rows_file"), line.get("rows_sha256")]
+    for name, checksum in zip(files[::2], files[1::2], strict=True):
+        if not _file_name(name) or not isinstance(checksum, str) or not _SHA256.fullmatch(checksum):
+            return f"shard {key}: a file name or checksum is malformed"
+    name, checksum, *rows_file = files
+    return Entry(key, name, checksum, line["rows"], run, *rows_file)  # type: ignore[arg-type]
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _file_name(name: object) -> bool:
+    """A plain file name inside the census folder (no folder part, not hidden)."""
+    return (
+        isinstance(name, str)
+        and 0 < len(name) <= 255
+        and "/" not in name
+        and os.sep not in name
+        and not name.startswith(".")
+        and "\x00" not in name
+    )
+
+
+def _json_object(text: bytes) -> dict[str, Any] | None:
+    try:
+        line = json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return line if isinstance(line, dict) else None
+
+
+def _is_json(text: bytes) -> bool:
+    try:
+        json.loads(text.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return False
+    return True
+
+
+def _with_identity(table: Any, identity: dict[str, Any]) -> Any:
+    metadata = dict(table.schema.metadata or {})
+    metadata[IDENTITY] = json.dumps(identity, sort_keys=True).encode()
+    return table.replace_schema_metadata(metadata)
 
 
 def _check_same_job(directory: Path, recorded: dict[str, Any], wanted: dict[str, Any]) -> None:
@@ -167,33 +363,23 @@ def _check_same_job(directory: Path, recorded: dict[str, Any], wanted: dict[str,
         or recorded.get("coinrow") != wanted["coinrow"]
     ):
         raise CensusStoreError(
-            f"{directory} was written by coinrow {recorded.get('coinrow')} (census format "
-            f"{recorded.get('format_version')}); this is coinrow {wanted['coinrow']} (format "
-            f"{wanted['format_version']}): start a new census"
+            f"{directory} was written by coinrow {str(recorded.get('coinrow'))[:40]} (census "
+            f"format {str(recorded.get('format_version'))[:40]}); this is coinrow "
+            f"{wanted['coinrow']} (format {wanted['format_version']}): start a new census"
         )
     if recorded.get("family") != wanted["family"]:
         try:
-            theirs = family_from_dict(recorded.get("family", {})).describe()
-        except (CoinrowError, KeyError, TypeError):
+            theirs = family_from_dict(recorded["family"]).describe()
+        except (CoinrowError, KeyError, TypeError, AttributeError, ArithmeticError):
             theirs = "an unknown family"
         mine = family_from_dict(wanted["family"]).describe()
         raise CensusStoreError(f"{directory} holds a census of {theirs}, not of {mine}")
     for key in ("strategies", "examples", "rows", "shard_rows"):
         if recorded.get(key) != wanted[key]:
             raise CensusStoreError(
-                f"{directory} holds a census with {key} {recorded.get(key)!r}, not "
+                f"{directory} holds a census with {key} {str(recorded.get(key))[:60]}, not "
                 f"{wanted[key]!r}: resume it with the same options"
             )
-
-
-def _read_lines(path: Path) -> Iterator[dict[str, Any]]:
-    """The manifest's lines; a damaged line (a crash mid-write) is skipped."""
-    with open(path, encoding="utf-8") as handle:
-        for text in handle:
-            with contextlib.suppress(json.JSONDecodeError):
-                line = json.loads(text)
-                if isinstance(line, dict):
-                    yield line
 
 
 def _sha256(data: bytes) -> str:

@@ -4,6 +4,8 @@ machine or a Dask cluster (the library is :mod:`coinrow.census`)."""
 from __future__ import annotations
 
 import contextlib
+import math
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,13 +19,17 @@ from rich.table import Table as RichTable
 from ..errors import CoinrowError
 from ..numbers import format_value
 from ..strategies import names
-from . import app, fail, print_json
+from . import app, check_output_path, fail, print_json
 
 if TYPE_CHECKING:
     from ..census import Census, CensusResult, Family, ShardResult
 
 #: Most margins listed one per line in the summary (more are summarised).
 LISTED_MARGINS = 25
+
+#: Most recomputed shards or ignored manifest lines named one per line on stderr (the
+#: JSON lists them all).
+LISTED_REPAIRS = 20
 
 
 @app.command("census")
@@ -100,14 +106,26 @@ def census_command(
     M coins), --compositions M (all compositions of M), --random COUNT --length N --values
     LO..HI --seed S. Every row is solved exactly (compiled, sharing the work of rows with a
     common prefix); the shards run on a local Dask cluster, or on --scheduler."""
-    if examples < 0:
-        fail(f"--examples must be at least 0, got {examples}")
+    from ..census.families import MAX_LENGTH
+    from ..census.run import MAX_CONNECT_TIMEOUT, MAX_EXAMPLES
+
+    if not 0 <= examples <= MAX_EXAMPLES:
+        fail(f"--examples must be 0 to {MAX_EXAMPLES:,}, got {examples:,}")
     if workers is not None and workers < 0:
         fail(f"--workers must be at least 0, got {workers}")
-    if connect_timeout <= 0:
-        fail(f"--connect-timeout must be positive, got {connect_timeout}")
+    if not (math.isfinite(connect_timeout) and 0 < connect_timeout <= MAX_CONNECT_TIMEOUT):
+        fail(
+            f"--connect-timeout must be more than 0 and at most {MAX_CONNECT_TIMEOUT:,} "
+            f"seconds, got {connect_timeout}"
+        )
     if shard_rows is not None and shard_rows < 1:
         fail(f"--shard-rows must be at least 1, got {shard_rows}")
+    for flag, given in (("--length", length), ("--max-length", max_length),
+                        ("--compositions", compositions)):  # fmt: skip
+        if given is not None and given > MAX_LENGTH:
+            fail(f"{flag} {given:,}: the census takes rows of at most {MAX_LENGTH} coins")
+    if seed < 0:
+        fail(f"--seed must be at least 0, got {seed}")
     if rows and out is None and resume is None:
         fail("--rows writes every row's result to the --out folder: give --out DIR")
     if resume is not None and out is not None and resume != out:
@@ -117,6 +135,7 @@ def census_command(
 
         if plot.suffix.lower() not in FORMATS:
             fail(f"--plot {plot.name}: use one of the suffixes {', '.join(FORMATS)}")
+        check_output_path(plot, "--plot")
     from ..census import Census
 
     family = _family(length, alphabet, max_length, compositions, random_count, values, seed)
@@ -129,6 +148,7 @@ def census_command(
         out=resume if resume is not None else out,
         resume=resume is not None,
     )
+    _report_repairs(census)
     with _progress(census, as_json) as advance:
         result = census.run(
             scheduler=scheduler, workers=workers, progress=advance, timeout=connect_timeout
@@ -225,10 +245,33 @@ def _progress(census: Census, hidden: bool) -> Iterator[Callable[[ShardResult], 
         TimeRemainingColumn(),
     )
     done = census.done_rows
-    described = f"{len(census.missing)} of {len(census.shards)} shards"
+    described = f"{census.missing_count:,} of {census.shard_count:,} shards"
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(described, total=census.rows, completed=done)
         yield lambda result: bar.advance(task, result.rows)
+
+
+def _report_repairs(census: Census) -> None:
+    """On stderr, one line per recorded shard computed again and per manifest line not used
+    (the first :data:`LISTED_REPAIRS` of each; the JSON lists them all)."""
+    notes = [f"shard {item['shard']} is computed again: {item['reason']}"
+             for item in census.recomputed]  # fmt: skip
+    lines = [
+        f"manifest line {item.line} is ignored: {item.reason}" if item.line else item.reason
+        for item in census.ignored_lines
+    ]
+    for group, what in ((notes, "shards computed again"), (lines, "manifest lines ignored")):
+        for note in group[:LISTED_REPAIRS]:
+            sys.stderr.write(f"coinrow: note: {escape_line(note)}\n")
+        if len(group) > LISTED_REPAIRS:
+            sys.stderr.write(
+                f"coinrow: note: {len(group) - LISTED_REPAIRS:,} more {what} (see --json)\n"
+            )
+
+
+def escape_line(text: str) -> str:
+    """One line of plain text: control characters (from a damaged manifest) shown escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _print(result: CensusResult, console: Console) -> None:

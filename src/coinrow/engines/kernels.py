@@ -17,7 +17,11 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+
+from ..numba_cache import use_writable_cache
+
+use_writable_cache()  # before Numba is imported: a read-only install still caches
+from numba import njit  # noqa: E402
 
 #: ASCII codes of the moves in a kernel line.
 LEFT, RIGHT = ord("L"), ord("R")
