@@ -136,7 +136,7 @@ def test_compare_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         (["refute", "greedy", "--alphabet", ""], "--alphabet"),
         (["refute", "greedy", "--alphabet", "1,x"], "--alphabet"),
         (["refute", "greedy", "--max-length", "0"], "--max-length must be at least 1"),
-        (["refute", "greedy", "--limit", "-1"], "--limit must be at least 0"),
+        (["refute", "greedy", "--limit", "-1"], "--limit must be 0 to 1,000"),
         (["refute", "greedy", "--row", "1,2", "--alphabet", "1,2"], "--row checks one row"),
         (["refute", "greedy", "--row", ","], "--row is empty"),
     ],

@@ -16,6 +16,7 @@ core at :data:`ROWS_PER_SECOND`.
 
 from __future__ import annotations
 
+import decimal
 import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +43,11 @@ MAX_SEARCH_ROWS = SEARCH_SECONDS * ROWS_PER_SECOND["python"]
 
 #: Rows of one compiled shard (a kernel call) of a search.
 COMPILED_SHARD_ROWS = 1 << 16
+
+#: Most counterexamples a search keeps (each is rebuilt, lines included, through Python,
+#: so keeping them all could cost far more than the search): a search for all of them
+#: (``limit=0``) counts every one and keeps the first ones; ``limit`` is at most this.
+MAX_KEPT = 1000
 
 Progress = Callable[[int], None]
 
@@ -190,7 +196,8 @@ def check_row(coins: Sequence[object], strategy: Strategy) -> Counterexample | N
 
 @dataclass
 class RefuteResult:
-    """What a search found: the rows searched so far and the counterexamples among them."""
+    """What a search found: the rows searched so far, how many of them are counterexamples
+    (``found``), and the first of those (``counterexamples``, at most :data:`MAX_KEPT`)."""
 
     strategy: str
     alphabet: tuple[Value, ...]
@@ -199,6 +206,7 @@ class RefuteResult:
     searched: int = 0
     counterexamples: list[Counterexample] = field(default_factory=list)
     complete: bool = False
+    found: int = 0
 
     @property
     def capped(self) -> bool:
@@ -211,10 +219,12 @@ class RefuteResult:
         return not self.complete
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: ``strategy``, ``searched``, ``counterexamples`` and the bounds."""
+        """JSON-ready form: ``strategy``, ``searched``, ``found`` (counterexamples counted),
+        ``counterexamples`` (the first ones kept) and the bounds."""
         return {
             "strategy": self.strategy,
             "searched": self.searched,
+            "found": self.found,
             "counterexamples": [example.to_dict() for example in self.counterexamples],
             "alphabet": [json_value(value) for value in self.alphabet],
             "max_length": self.max_length,
@@ -230,7 +240,10 @@ def parse_alphabet(text: str) -> tuple[Value, ...]:
     >>> parse_alphabet("3, 1,2,1")
     (1, 2, 3)
     """
-    values = tuple(sorted(set(parse_coins(text))))
+    try:
+        values = tuple(sorted(set(parse_coins(text))))
+    except decimal.DecimalException:  # an exponent beyond what Decimal can hold
+        raise InvalidOptionError(f"{text[:20]!r}...: an exponent is too large") from None
     if not values:
         raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
     return values
@@ -265,7 +278,9 @@ class Search:
     so far.
 
     Rows are searched by length, then lexicographically by value, for the first ``limit``
-    counterexamples (``limit=0``: all of them) to ``strategy`` playing first. The search stops
+    counterexamples (at most :data:`MAX_KEPT`; ``limit=0``: all of them, every one counted
+    in :attr:`RefuteResult.found` and the first :data:`MAX_KEPT` kept) to ``strategy``
+    playing first. The search stops
     at the longest length within ``cap`` rows (see :attr:`RefuteResult.capped`); by default
     the rows :data:`SEARCH_SECONDS` of one core check on the search's path (``compiled``:
     a built-in strategy with a compiled version, int values, the ``fast`` extra installed).
@@ -285,8 +300,11 @@ class Search:
     ) -> None:
         if max_length < 1:
             raise InvalidOptionError(f"the longest row searched must be >= 1, got {max_length}")
-        if limit < 0:
-            raise InvalidOptionError(f"the number of counterexamples must be >= 0, got {limit}")
+        if not 0 <= limit <= MAX_KEPT:
+            raise InvalidOptionError(
+                f"a search stops after 1 to {MAX_KEPT:,} counterexamples (0: counts them all "
+                f"and keeps the first {MAX_KEPT:,}), got {limit:,}"
+            )
         values = tuple(sorted(set(coerce_coins(alphabet))))
         if not values:
             raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
@@ -321,8 +339,10 @@ class Search:
                 pending += 1
                 example = check_row(row, self.strategy)
                 if example is not None:
-                    result.counterexamples.append(example)
-                    if len(result.counterexamples) == self.limit:
+                    result.found += 1
+                    if len(result.counterexamples) < MAX_KEPT:
+                        result.counterexamples.append(example)
+                    if self.limit and result.found == self.limit:
                         result.complete = True
                         yield pending
                         return
@@ -346,21 +366,23 @@ class Search:
         for length in range(1, result.max_length + 1):
             words = Words(family.alphabet, length)
             for shard in words.shards(COMPILED_SHARD_ROWS, start):
-                wanted = self.limit - len(result.counterexamples) if self.limit else shard.count
+                wanted = (self.limit or MAX_KEPT) - len(result.counterexamples)
                 job = Job(family, (self.name,), wanted, False, COMPILED_SHARD_ROWS)
-                found = (
-                    run_shard(job, Shard(shard.key, shard.start, shard.count, length, shard.first))
-                    .strategies[0]
-                    .examples
-                )
+                tally = run_shard(
+                    job, Shard(shard.key, shard.start, shard.count, length, shard.first)
+                ).strategies[0]
+                if not self.limit:  # every counterexample of the shard counts
+                    result.found += shard.count - tally.optimal
                 cursor = shard.start
-                for example in found:
+                for example in tally.examples:
                     yield from self._advance(example.index - cursor, batch)
                     cursor = example.index + 1
                     result.searched += 1
                     self._pending += 1
                     result.counterexamples.append(example.counterexample)
-                    if len(result.counterexamples) == self.limit:
+                    if self.limit:
+                        result.found += 1
+                    if self.limit and result.found == self.limit:
                         result.complete = True
                         yield self._pending
                         return

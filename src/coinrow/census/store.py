@@ -290,7 +290,7 @@ def parse_line(text: bytes) -> Entry | int | str:
 
     >>> parse_line(b'{"run": 2, "resumed": true}'), parse_line(b'{"run": "x"}')
     (2, 'its run is not a positive integer')
-    >>> parse_line(b'{"shard": [1, 2]}'), parse_line(b'\\xff')
+    >>> parse_line(b'{"shard": [1, 2], "run": 1}'), parse_line(b'\\xff')
     ('its shard key is not a short name', 'it is not UTF-8 JSON')
     """
     line = _json_object(text)

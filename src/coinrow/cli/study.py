@@ -4,6 +4,7 @@ rows on which a strategy is not optimal)."""
 from __future__ import annotations
 
 import contextlib
+import decimal
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +18,7 @@ from rich.table import Table as RichTable
 from ..errors import CoinrowError, MissingExtraError
 from ..numbers import ValueSpec, format_value, parse_coins
 from ..refute import (
+    MAX_KEPT,
     ROWS_PER_SECOND,
     SEARCH_SECONDS,
     Counterexample,
@@ -210,7 +212,11 @@ def refute_command(
         None, "--max-length", "-m", help="Longest row searched (default 8)."
     ),
     limit: int = typer.Option(
-        1, "--limit", "-k", help="Stop after K counterexamples; 0 finds all within the bounds."
+        1,
+        "--limit",
+        "-k",
+        help=f"Stop after K counterexamples (at most {MAX_KEPT:,}); 0 counts all within the "
+        f"bounds and keeps the first {MAX_KEPT:,}.",
     ),
     row: str | None = typer.Option(
         None, "--row", help="Check this one row (e.g. 2,1,2,3,3,3) instead of searching."
@@ -218,7 +224,8 @@ def refute_command(
     as_json: bool = typer.Option(
         False,
         "--json",
-        help="Print JSON: strategy, searched (rows tried), counterexamples (coins, "
+        help="Print JSON: strategy, searched (rows tried), found (counterexamples counted), "
+        "counterexamples (the first ones kept: coins, "
         "strategy_total, optimal_total, loss, strategy_line, optimal_line), alphabet, "
         "max_length, requested_length, capped, interrupted.",
     ),
@@ -245,13 +252,17 @@ def refute_command(
 
 
 def _check_one(strategy: str, text: str) -> RefuteResult:
-    coins = tuple(parse_coins(text))
+    try:
+        coins = tuple(parse_coins(text))
+    except decimal.DecimalException:  # an exponent beyond what Decimal can hold
+        fail(f"--row: {text[:20]!r}...: an exponent is too large")
     if not coins:
         fail("--row is empty: give coins such as 2,1,2,3,3,3")
     result = RefuteResult(strategy, (), len(coins), len(coins), searched=1, complete=True)
     example = check_row(coins, get(strategy, seed=0))
     if example is not None:
         result.counterexamples.append(example)
+        result.found = 1
     return result
 
 
@@ -262,8 +273,8 @@ def _search(strategy: str, alphabet: str, max_length: int, limit: int, quiet: bo
         fail(f"--alphabet: {error}")
     if max_length < 1:
         fail(f"--max-length must be at least 1, got {max_length}")
-    if limit < 0:
-        fail(f"--limit must be at least 0, got {limit}")
+    if not 0 <= limit <= MAX_KEPT:
+        fail(f"--limit must be 0 to {MAX_KEPT:,} (0 counts them all), got {limit:,}")
     search = Search(strategy, values, max_length, limit)
     length = search.result.max_length
     if length < max_length:
@@ -297,10 +308,11 @@ def _print_refutation(result: RefuteResult, one_row: bool, console: Console) -> 
                           "moves the opponent makes.")  # fmt: skip
         return
     alphabet = ", ".join(format_value(value) for value in result.alphabet)
-    found = len(result.counterexamples)
+    found, kept = result.found, len(result.counterexamples)
     console.print(
         f"Searched {result.searched:,} rows of length 1 to {result.max_length} over {{{alphabet}}}"
-        f": {found or 'no'} counterexample{'s' if found != 1 else ''}."
+        f": {f'{found:,}' if found else 'no'} counterexample{'s' if found != 1 else ''}"
+        + (f" (the first {kept:,} shown)." if kept < found else ".")
     )
 
 
