@@ -157,10 +157,7 @@ class Store:
         if entry is None:
             return None, ""
         if entry.rows != shard.count:
-            return (
-                None,
-                f"its manifest line records {entry.rows:,} rows, the shard has {shard.count:,}",
-            )
+            return None, f"its manifest line says {entry.rows:,} rows, not {shard.count:,}"
         table, reason = self._read(entry.file, entry.sha256, shard, "summary")
         if table is None:
             return None, reason
