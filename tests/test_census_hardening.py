@@ -327,3 +327,16 @@ def test_refute_limit_0_counts_every_counterexample_and_keeps_the_first() -> Non
              Census(WordsUpTo.of(alphabet, 4), ["greedy"], examples=1000).run(workers=0)
              .strategies[0].examples]  # fmt: skip
     assert [tuple(example["coins"]) for example in data["counterexamples"]] == first
+
+
+def test_refute_of_huge_lengths_is_bounded() -> None:
+    """Over one or two values the row count alone allowed rows of a million coins (a search
+    that never ended, a count of 301,030 digits that could not be printed)."""
+    result = coinrow_cli("refute", "greedy", "--alphabet", "1,2", "--max-length", "1000000")
+    assert result.returncode == 0, result.stderr
+    assert "--max-length 1,000,000: searching lengths up to" in result.stderr
+    result = coinrow_cli("refute", "greedy", "--alphabet", "1", "--max-length", "1000000",
+                         "--json")  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["max_length"] == 512
+    assert "rows of at most 512 coins are searched" in result.stderr

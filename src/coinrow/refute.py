@@ -41,6 +41,11 @@ ROWS_PER_SECOND = {"compiled": 3_000_000, "python": 7_000}
 #: Most rows a search played through Python covers (SEARCH_SECONDS at its measured speed).
 MAX_SEARCH_ROWS = SEARCH_SECONDS * ROWS_PER_SECOND["python"]
 
+#: Longest rows a search tries (the census's limit too): over one or two values the row
+#: count alone would allow rows of millions of coins, each costing far more than the
+#: measured rows/s assume.
+MAX_SEARCH_LENGTH = 512
+
 #: Rows of one compiled shard (a kernel call) of a search.
 COMPILED_SHARD_ROWS = 1 << 16
 
@@ -259,14 +264,17 @@ def rows_up_to(size: int, length: int) -> int:
 
 
 def search_length(size: int, length: int, cap: int = MAX_SEARCH_ROWS) -> int:
-    """The longest length <= ``length`` whose search stays within ``cap`` rows (O(length)).
+    """The longest length <= ``length`` (and <= :data:`MAX_SEARCH_LENGTH`) whose search
+    stays within ``cap`` rows (O(min(length, MAX_SEARCH_LENGTH))).
 
-    >>> search_length(3, 12), search_length(3, 13), search_length(10, 8)
-    (12, 12, 5)
+    >>> search_length(3, 12), search_length(3, 13), search_length(10, 8), search_length(1, 10**9)
+    (12, 12, 5, 512)
     """
-    best = 0
-    for k in range(1, length + 1):
-        if rows_up_to(size, k) > cap:
+    best, rows, power = 0, 0, 1
+    for k in range(1, min(length, MAX_SEARCH_LENGTH) + 1):
+        power *= size
+        rows += power
+        if rows > cap:
             break
         best = k
     return best

@@ -19,6 +19,7 @@ from ..errors import CoinrowError, MissingExtraError
 from ..numbers import ValueSpec, format_value, parse_coins
 from ..refute import (
     MAX_KEPT,
+    MAX_SEARCH_LENGTH,
     ROWS_PER_SECOND,
     SEARCH_SECONDS,
     Counterexample,
@@ -279,11 +280,15 @@ def _search(strategy: str, alphabet: str, max_length: int, limit: int, quiet: bo
     length = search.result.max_length
     if length < max_length:
         path = "compiled" if search.compiled else "Python"
+        reason = (
+            f"rows of at most {MAX_SEARCH_LENGTH} coins are searched"
+            if length == MAX_SEARCH_LENGTH
+            else f"longer rows would take more than about {SEARCH_SECONDS} s of one core at "
+            f"the {path} path's {ROWS_PER_SECOND[path.lower()]:,} rows/s"
+        )
         sys.stderr.write(
-            f"coinrow: note: --max-length {max_length} would search "
-            f"{rows_up_to(len(values), max_length):,} rows; searching lengths up to {length} "
-            f"({rows_up_to(len(values), length):,} rows: about {SEARCH_SECONDS} s of one core "
-            f"at the {path} path's {ROWS_PER_SECOND[path.lower()]:,} rows/s)\n"
+            f"coinrow: note: --max-length {max_length:,}: searching lengths up to {length} "
+            f"({rows_up_to(len(values), length):,} rows); {reason}\n"
         )
     total = rows_up_to(len(values), length)
     with progress_bar(f"Searching {strategy}", total, quiet) as advance:
