@@ -280,6 +280,7 @@ def _print(result: CensusResult, console: Console) -> None:
         f"[bold]Census of {escape(family.describe())}[/]: {result.rows:,} rows, "
         f"{result.shards} shard{'s' if result.shards != 1 else ''}"
         + (f" ({result.reused} resumed)" if result.reused else "")
+        + (f" ({len(result.recomputed)} computed again)" if result.recomputed else "")
         + f", {result.seconds:.1f} s"
         + (f", {result.rows_per_second:,.0f} rows/s" if result.rows_computed else "")
         + "."
