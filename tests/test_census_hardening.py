@@ -231,11 +231,10 @@ def sha256(path: Path) -> str:
 
 
 def test_resume_counts_only_shards_that_prove_what_they_are(tmp_path: Path) -> None:
-    whole, _ = census_json(*ARGS, "--workers", "0")
     folder, other = tmp_path / "run", tmp_path / "other"
-    census_json(*ARGS, "--workers", "0", "--out", str(folder))
-    census_json("--length", "14", "--alphabet", "1,3", "-s", "greedy", "--shard-rows", "1024",
-                "--workers", "0", "--out", str(other))  # fmt: skip
+    whole, _ = census_json(*ARGS, "--workers", "0", "--out", str(folder))
+    greedy = ["greedy"]
+    Census(Words.of("1,3", 14), greedy, shard_rows=1024, out=other).run(workers=0)
     file = {key: folder / f"shard-w14-{key}.parquet" for key in range(16)}
 
     # shard 4's file copied over shard 5's, checksum updated
@@ -263,7 +262,7 @@ def test_resume_counts_only_shards_that_prove_what_they_are(tmp_path: Path) -> N
         manifest.write(b'{"shard": "w99-1", "run": 1, "rows": 1, "file": "x.parquet", '
                        b'"sha256": "' + b"0" * 64 + b'"}\n')  # fmt: skip
 
-    resumed, stderr = census_json(*ARGS, "--workers", "2", "--resume", str(folder))
+    resumed, stderr = census_json(*ARGS, "--workers", "0", "--resume", str(folder))
     assert totals(resumed) == totals(whole)
     recomputed = {item["shard"]: item["reason"] for item in resumed["shards"]["recomputed"]}
     assert set(recomputed) == {"w14-5", "w14-6", "w14-7", "w14-8", "w14-9", "w14-11", "w14-12"}
@@ -319,14 +318,13 @@ def test_refute_limit_0_counts_every_counterexample_and_keeps_the_first() -> Non
                          "--limit", "0", "--json")  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    census = Census(WordsUpTo.of(alphabet, 4), ["greedy"]).run(workers=0)
+    census = Census(WordsUpTo.of(alphabet, 4), ["greedy"], examples=1000).run(workers=0)
+    greedy = census.strategies[0]
     assert data["searched"] == census.rows == 168_420
-    assert data["found"] == census.strategies[0].counterexamples > 1000
+    assert data["found"] == greedy.counterexamples > 1000
     assert len(data["counterexamples"]) == 1000
-    first = [tuple(e.counterexample.coins) for e in
-             Census(WordsUpTo.of(alphabet, 4), ["greedy"], examples=1000).run(workers=0)
-             .strategies[0].examples]  # fmt: skip
-    assert [tuple(example["coins"]) for example in data["counterexamples"]] == first
+    first = [list(example.counterexample.coins) for example in greedy.examples]
+    assert [example["coins"] for example in data["counterexamples"]] == first
 
 
 def test_refute_of_huge_lengths_is_bounded() -> None:

@@ -62,7 +62,11 @@ def census_command(
         f"{', '.join(names())}; module:function runs through Python.",
     ),
     examples: int = typer.Option(
-        3, "--examples", "-k", help="Counterexamples kept per strategy, first in family order."
+        3,
+        "--examples",
+        "-k",
+        help="Counterexamples kept per strategy (0 to 10,000), first in family order; every "
+        "one is counted.",
     ),
     out: Path | None = typer.Option(
         None, "--out", help="Write one Parquet file per shard and a manifest to this folder."
@@ -97,7 +101,8 @@ def census_command(
         help="Print JSON: family, rows, outcomes {first, tie, second}, margin_histogram "
         '{"<margin>": rows}, first_moves {L, R, LR}, strategies {name: {optimal, '
         "optimal_rate, counterexamples, regret_total, mean_regret, worst_regret, examples}}, "
-        "shards, seconds, rows_per_second, out.",
+        "shards {total, computed, reused, recomputed, ignored_lines}, seconds, "
+        "rows_per_second, out.",
     ),
 ) -> None:
     """Census of a family of rows: outcomes, margins, first moves, strategies.
