@@ -21,7 +21,12 @@ the margin ``D(i, j)``, what the strategy gets from ``i..j`` when it moves (``S`
 the optimal opponent moves and picks, among its optimal moves, the one worst for the
 strategy (``O``), plus what the strategies need (cooperative totals ``F``/``G``, depth-limited
 margins for ``lookahead``). A column depends only on earlier columns, so siblings share them:
-O(n) per row of n coins, no undo.
+O(n) per row of n coins, no undo. Each strategy's rule is fused into its totals loop.
+
+The three walks (:func:`scan_words`, :func:`scan_compositions`, :func:`scan_rows`) differ
+only in the order they visit rows; they share one push, one undo and one row finish
+(:func:`_push_coin`, :func:`_pop_coin`, :func:`_finish_row`), inlined by Numba
+(``inline="always"``) so no call or reference count stands between them and the work.
 
 All values stay within int64 when the sum of the absolute coin values of every row is below
 2**62 (every intermediate is bounded by that sum, or by twice it; see ``docs/census.md``).
@@ -29,6 +34,7 @@ All values stay within int64 when the sum of the absolute coin values of every r
 
 from __future__ import annotations
 
+from collections import namedtuple
 from typing import Any
 
 import numpy as np
@@ -60,18 +66,36 @@ COUNTS = 5
 #: First-move codes in per-row output.
 MOVE_L, MOVE_R, MOVE_LR = 1, 2, 3
 
-
 #: Per-strategy statistics: optimal rows, regret sum (low 32 bits and the rest), worst regret,
 #: counterexamples recorded.
 OPTIMAL, REGRET_LO, REGRET_HI, WORST, FOUND = range(5)
 STRATEGY_STATS = 5
 
-#: Fixed tables of a column scan: margins, cooperative F and G, and two scratch rows (the
-#: optimal moves and the strategy's moves of the column being filled); lookahead tables and
-#: the strategies' totals follow.
-TABLE_D, TABLE_F, TABLE_G, TABLE_OPTIMAL, TABLE_LEFT, FIXED_TABLES = range(6)
+#: Fixed tables of a column scan: margins, cooperative F and G, the optimal moves; lookahead
+#: tables and the strategies' totals follow.
+TABLE_D, TABLE_F, TABLE_G, TABLE_OPTIMAL, FIXED_TABLES = range(5)
+
+#: ``flags`` slots: the walk's settings.
+FLAG_COLUMNS, FLAG_DIRECT_LEFT, FLAG_DENSE, FLAG_OFFSET, FLAG_ROWS, FLAG_LOOKAHEAD = range(6)
+FLAG_COOPERATIVE, FLAGS = 6, 7
 
 _LOW = np.int64(0xFFFFFFFF)
+
+#: A walk's work arrays, in the order every walk takes them after ``flags``: the coins with
+#: their alternating and plain prefix sums (``row``), the stack scans (the row's, then the
+#: row's without its first coin) with their sizes per depth and undo slots, the column
+#: tables, the strategy slots (code and parameter rows) and requested strategies (first slot
+#: and parity flag rows), and the outputs.
+Work = namedtuple(
+    "Work",
+    "row stack sizes undo tables slots chosen stats examples counts hist margins "
+    "out_margin out_moves out_offsets out_values",
+)
+
+#: A walk's settings, read once from ``flags``.
+Settings = namedtuple(
+    "Settings", "columns direct_left dense offset rows_mode lookahead cooperative left_known"
+)
 
 
 # --- borrowed arrays ----------------------------------------------------------------------
@@ -101,6 +125,56 @@ def _borrowed(typingctx: Any, array: Any) -> Any:
 
 
 _borrow: Any = intrinsic(_borrowed)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _open(flags: Array, work: Any) -> tuple[Any, Any]:
+    """The walk's settings and its work arrays, borrowed."""
+    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
+    settings = Settings(
+        columns,
+        direct_left,
+        flags[FLAG_DENSE] != 0,
+        flags[FLAG_OFFSET],
+        flags[FLAG_ROWS] != 0,
+        flags[FLAG_LOOKAHEAD],
+        flags[FLAG_COOPERATIVE] != 0,
+        columns or direct_left,
+    )
+    w = Work(
+        _borrow(work[0]),
+        _borrow(work[1]),
+        _borrow(work[2]),
+        _borrow(work[3]),
+        _borrow(work[4]),
+        _borrow(work[5]),
+        _borrow(work[6]),
+        _borrow(work[7]),
+        _borrow(work[8]),
+        _borrow(work[9]),
+        _borrow(work[10]),
+        _borrow(work[11]),
+        _borrow(work[12]),
+        _borrow(work[13]),
+        _borrow(work[14]),
+        _borrow(work[15]),
+    )
+    return settings, w
+
+
+def work_arrays(n: int, columns: bool, tables: int) -> tuple[Array, Array, Array, Array, Array]:
+    """Scratch arrays of a walk over rows of up to ``n`` coins: row, stack, sizes, undo and
+    tables (a 1x1x1 placeholder for stack scans)."""
+    stack = np.zeros((6, n + 3), np.int64)
+    stack[0, 0] = stack[3, 0] = SENTINEL
+    stack[0, 1] = stack[3, 1] = SENTINEL - 1
+    return (
+        np.zeros((3, n + 1), np.int64),
+        stack,
+        np.full((2, n + 1), 2, np.int64),
+        np.zeros(6 * (n + 1), np.int64),
+        np.zeros((tables, n, n) if columns else (1, 1, 1), np.int64),
+    )
 
 
 # --- stack scans ------------------------------------------------------------------------------
@@ -170,32 +244,10 @@ def _leaf_margin(vals: Array, q: Array, m: Array, s: int, c: int) -> int:
 # --- column scans -----------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
-def _column(
-    j: int,
-    row: Array,
-    tables: Array,
-    slots: Array,
-    lookahead: int,
-    cooperative: bool,
-    last: bool = False,
-) -> None:
-    """Fill column ``j`` (subgames i..j) of every table, coins row[0, 0..j] set; O(j) per
-    table.
-
-    ``row[1, x]`` is the alternating prefix sum a_0 - a_1 + ... of the first x coins; slot s
-    has the code ``slots[0, s]`` and the parameter ``slots[1, s]``. Slot s
-    keeps the strategy's totals at ``tables[base + 2s]`` (it moves) and ``[base + 2s + 1]``
-    (the opponent moves), base = FIXED_TABLES + lookahead tables. Each table is one tight
-    loop over i = j-1 down to 0 (a dependency chain through its own previous cell); the
-    strategy's rule runs in its own loop first, so no loop branches on the strategy.
-
-    The ``last`` column of a row (no column is built on it) needs only each strategy's total
-    from the whole row, S(0, j): :func:`_leaf_total` follows the few positions of column j
-    it depends on instead of filling the column. The
-    arrays are indexed directly: an array view costs reference counting, as much as the
-    loops of a short column."""
-    base = FIXED_TABLES + max(lookahead - 1, 0)
+@njit(cache=True, nogil=True, inline="always")
+def _margins(j: int, row: Array, tables: Array, keep_moves: bool) -> None:
+    """Column j of the margins D (and of the optimal-move codes, bit 0 for L and bit 1 for
+    R, when ``keep_moves``): one loop, a dependency chain through its previous cell."""
     aj = row[0, j]
     tables[TABLE_D, j, j] = aj
     x = aj
@@ -204,155 +256,17 @@ def _column(
         right = aj - tables[TABLE_D, j - 1, i]
         x = max(left, right)
         tables[TABLE_D, j, i] = x
-        tables[TABLE_OPTIMAL, j, i] = np.int64(left >= right) | (np.int64(right >= left) << 1)
-    if cooperative:
-        tables[TABLE_F, j, j] = aj
-        tables[TABLE_G, j, j] = 0
-        for i in range(j - 1, -1, -1):
-            tables[TABLE_F, j, i] = max(
-                row[0, i] + tables[TABLE_G, j, i + 1], aj + tables[TABLE_G, j - 1, i]
-            )
-            tables[TABLE_G, j, i] = max(tables[TABLE_F, j, i + 1], tables[TABLE_F, j - 1, i])
-    for t in range(1, lookahead):  # margins t moves deep: M_1 is the larger end
-        m_t = FIXED_TABLES + t - 1
-        tables[m_t, j, j] = aj
-        if t == 1:
-            for i in range(j):
-                tables[m_t, j, i] = max(row[0, i], aj)
-        else:
-            for i in range(j - 1, -1, -1):
-                tables[m_t, j, i] = max(
-                    row[0, i] - tables[m_t - 1, j, i + 1], aj - tables[m_t - 1, j - 1, i]
-                )
-    for s in range(slots.shape[1]):
-        mover, other = base + 2 * s, base + 2 * s + 1
-        tables[mover, j, j] = aj
-        tables[other, j, j] = 0
-        code = slots[0, s]
-        if last:
-            tables[mover, j, 0] = _leaf_total(j, row, tables, code, slots[1, s], mover, other)
-            continue
-        greedy = code == GREEDY or (code == LOOKAHEAD and slots[1, s] == 1)
-        if greedy:
-            _greedy_totals(j, row, tables, mover, other)
-            continue
-        if code == OPTIMAL_LEFT:
-            for i in range(j):
-                tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] & 1
-        elif code == OPTIMAL_RIGHT:
-            for i in range(j):
-                tables[TABLE_LEFT, j, i] = tables[TABLE_OPTIMAL, j, i] == 1
-        elif code in (THIBAULT, THIBAULT3):
-            for i in range(j):
-                tables[TABLE_LEFT, j, i] = _thibault(row, i, j, code == THIBAULT3)
-        elif code == LOOKAHEAD:
-            m_k = FIXED_TABLES + slots[1, s] - 2  # M_{depth-1}
-            for i in range(j):
-                tables[TABLE_LEFT, j, i] = slots[1, s] == 0 or (
-                    row[0, i] - tables[m_k, j, i + 1] >= aj - tables[m_k, j - 1, i]
-                )
-        elif code == COOPERATIVE:
-            for i in range(j):
-                tables[TABLE_LEFT, j, i] = tables[TABLE_F, j, i + 1] >= tables[TABLE_F, j - 1, i]
-        else:  # PARITY: the end of group slots[1, s] when an even number of coins is left
-            group = slots[1, s]
-            for i in range(j):
-                even_left = (j - i) & 1 == 1
-                tables[TABLE_LEFT, j, i] = ((i & 1) == group) if even_left else (row[0, i] >= aj)
-        # The mover's total by its move; the worst total over the opponent's optimal moves.
-        mover_next = aj  # the strategy's total from i+1..j when it moves there
-        other_next = np.int64(0)  # ... and when the opponent moves there
-        for i in range(j - 1, -1, -1):
-            total = (
-                row[0, i] + other_next if tables[TABLE_LEFT, j, i] else aj + tables[other, j - 1, i]
-            )
-            moves = tables[TABLE_OPTIMAL, j, i]
-            after_left = mover_next if moves & 1 else SENTINEL
-            after_right = tables[mover, j - 1, i] if moves >> 1 else SENTINEL
-            worst = min(after_left, after_right)
-            tables[mover, j, i] = total
-            tables[other, j, i] = worst
-            mover_next = total
-            other_next = worst
+        if keep_moves:
+            tables[TABLE_OPTIMAL, j, i] = np.int64(left >= right) | (np.int64(right >= left) << 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _greedy_totals(j: int, row: Array, tables: Array, mover: int, other: int) -> None:
-    """The totals loop of :func:`_column` with greedy's rule written in (the commonest)."""
-    aj = row[0, j]
-    mover_next = aj
-    other_next = np.int64(0)
-    for i in range(j - 1, -1, -1):
-        ai = row[0, i]
-        total = ai + other_next if ai >= aj else aj + tables[other, j - 1, i]
-        moves = tables[TABLE_OPTIMAL, j, i]
-        after_left = mover_next if moves & 1 else SENTINEL
-        after_right = tables[mover, j - 1, i] if moves >> 1 else SENTINEL
-        worst = min(after_left, after_right)
-        tables[mover, j, i] = total
-        tables[other, j, i] = worst
-        mover_next = total
-        other_next = worst
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _takes_left(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
-    """The strategy's move at subgame i..j (i < j) of a filled column j: True for left."""
-    ai = row[0, i]
-    aj = row[0, j]
-    if code == GREEDY or (code == LOOKAHEAD and parameter == 1):
-        return bool(ai >= aj)
-    if code == OPTIMAL_LEFT:
-        return bool(tables[TABLE_OPTIMAL, j, i] & 1)
-    if code == OPTIMAL_RIGHT:
-        return bool(tables[TABLE_OPTIMAL, j, i] == 1)
-    if code in (THIBAULT, THIBAULT3):
-        return _thibault(row, i, j, code == THIBAULT3)
-    if code == LOOKAHEAD:
-        if parameter == 0:
-            return True
-        m_k = FIXED_TABLES + parameter - 2  # M_{depth-1}
-        return bool(ai - tables[m_k, j, i + 1] >= aj - tables[m_k, j - 1, i])
-    if code == COOPERATIVE:
-        return bool(tables[TABLE_F, j, i + 1] >= tables[TABLE_F, j - 1, i])
-    if (j - i) & 1 == 1:  # PARITY with an even number of coins left: its group's end
-        return (i & 1) == parameter
-    return bool(ai >= aj)
-
-
-@njit(cache=True, nogil=True)
-def _leaf_total(
-    j: int, row: Array, tables: Array, code: int, parameter: int, mover: int, other: int
-) -> int:
-    """S(0, j): the strategy's total from the whole row a[0..j], moving first, against the
-    optimal opponent that hurts it most, with column j's margins filled but not its totals.
-
-    Position (i, j) is reached from (0, j) only by i moves from the left, the strategy's at
-    even i. Walk down while the next position needed is in column j (the strategy takes
-    the left coin, or the opponent may); every other branch is in column j - 1, filled. Then
-    add up on the way back: O(length of the walk), a few steps on most rows."""
-    aj = row[0, j]
-    end = 0
-    while end < j:
-        if end & 1 == 0:
-            if not _takes_left(code, parameter, row, tables, end, j):
-                break
-        elif tables[TABLE_OPTIMAL, j, end] & 1 == 0:
-            break
-        end += 1
-    if end == j:  # one coin left
-        total = aj if end & 1 == 0 else 0
-    elif end & 1 == 0:  # the strategy takes the right coin
-        total = aj + tables[other, j - 1, end]
-    else:  # the opponent's only optimal move is the right coin
-        total = tables[mover, j - 1, end]
-    for i in range(end - 1, -1, -1):
-        if i & 1 == 0:
-            total += row[0, i]
-        elif tables[TABLE_OPTIMAL, j, i] == 3:
-            total = min(total, tables[mover, j - 1, i])
-    result: int = total
-    return result
+def _optimal(row: Array, tables: Array, i: int, j: int) -> int:
+    """The optimal-move code at subgame i..j (i < j) from the filled margins."""
+    left = row[0, i] - tables[TABLE_D, j, i + 1]
+    right = row[0, j] - tables[TABLE_D, j - 1, i]
+    code: int = (left >= right) | ((right >= left) << 1)
+    return code
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -378,51 +292,240 @@ def _thibault(row: Array, i: int, j: int, local_rule: bool) -> bool:
     return True
 
 
-# --- finishing a row ----------------------------------------------------------------------
-#
-# Helpers take few arrays: every array argument of a call costs reference counting, which
-# for a dozen arrays is more than the work of a whole row. The walks keep the tallies inline.
-
-
-@njit(cache=True, nogil=True)
-def _stack_leaf(
-    stack: Array, sizes: Array, d: int, c: int, first: int, direct_left: bool
-) -> tuple[int, int]:
-    """Margin and first moves (MOVE_R when taking the right coin is optimal, plus MOVE_L
-    when ``direct_left`` and taking the left one is) of the row whose first d coins are on
-    the stacks, with last coin ``c``. Leaves the stacks as they were."""
-    s = sizes[0, d]
-    margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
-    moves = MOVE_R if c - stack[2, s - 1] == margin else 0
-    if direct_left and (
-        d == 0 or first - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c) == margin
-    ):
-        moves += MOVE_L
-    return margin, moves
+@njit(cache=True, nogil=True, inline="always")
+def _takes_left(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
+    """The strategy's move at subgame i..j (i < j) once column j's margins are filled (and
+    its lookahead and cooperative tables): True for left. Inlined with a constant ``code``,
+    only its own rule is left."""
+    ai = row[0, i]
+    aj = row[0, j]
+    if code == GREEDY or (code == LOOKAHEAD and parameter == 1):
+        return bool(ai >= aj)
+    if code == OPTIMAL_LEFT:
+        return bool(_optimal(row, tables, i, j) & 1)
+    if code == OPTIMAL_RIGHT:
+        return bool(_optimal(row, tables, i, j) == 1)
+    if code in (THIBAULT, THIBAULT3):
+        return _thibault(row, i, j, code == THIBAULT3)
+    if code == LOOKAHEAD:
+        if parameter == 0:
+            return True
+        if parameter == 2:  # M_1 is the larger end: no table
+            return bool(ai - max(row[0, i + 1], aj) >= aj - max(ai, row[0, j - 1]))
+        m_k = FIXED_TABLES + parameter - 2  # M_{depth-1}
+        return bool(ai - tables[m_k, j, i + 1] >= aj - tables[m_k, j - 1, i])
+    if code == COOPERATIVE:
+        return bool(tables[TABLE_F, j, i + 1] >= tables[TABLE_F, j - 1, i])
+    if (j - i) & 1 == 1:  # PARITY with an even number of coins left: its group's end
+        return (i & 1) == parameter
+    return bool(ai >= aj)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _strategies_leaf(
-    n: int,
-    row: Array,
-    margin: int,
-    local: int,
-    tables: Array,
-    lookahead: int,
-    chosen: Array,
-    stats: Array,
-    examples: Array,
+def _totals(
+    j: int, row: Array, tables: Array, mover: int, other: int, code: int, parameter: int
 ) -> None:
+    """Column j of a strategy's totals: by its move where it moves (``mover``), the worst
+    over the opponent's optimal moves where the opponent does (``other``). One loop with the
+    rule written in (``code`` is a constant where this is inlined)."""
+    aj = row[0, j]
+    tables[mover, j, j] = aj
+    tables[other, j, j] = 0
+    mover_next = aj  # the strategy's total from i+1..j when it moves there
+    other_next = np.int64(0)  # ... and when the opponent moves there
+    for i in range(j - 1, -1, -1):
+        if _takes_left(code, parameter, row, tables, i, j):
+            total = row[0, i] + other_next
+        else:
+            total = aj + tables[other, j - 1, i]
+        moves = tables[TABLE_OPTIMAL, j, i]
+        after_left = mover_next if moves & 1 else SENTINEL
+        after_right = tables[mover, j - 1, i] if moves >> 1 else SENTINEL
+        worst = min(after_left, after_right)
+        tables[mover, j, i] = total
+        tables[other, j, i] = worst
+        mover_next = total
+        other_next = worst
+
+
+@njit(cache=True, nogil=True)
+def _leaf_total(j: int, row: Array, tables: Array, code: int, parameter: int, mover: int) -> int:
+    """S(0, j): the strategy's total from the whole row a[0..j], moving first, against the
+    optimal opponent that hurts it most, with column j's margins filled but not its totals.
+
+    Position (i, j) is reached from (0, j) only by i moves from the left, the strategy's at
+    even i. Walk down while the next position needed is in column j (the strategy takes
+    the left coin, or the opponent may); every other branch is in column j - 1, filled. Then
+    add up on the way back: O(length of the walk), a few steps on most rows."""
+    aj = row[0, j]
+    end = 0
+    while end < j:
+        if end & 1 == 0:
+            if not _takes_left(code, parameter, row, tables, end, j):
+                break
+        elif _optimal(row, tables, end, j) & 1 == 0:
+            break
+        end += 1
+    if end == j:  # one coin left
+        total = aj if end & 1 == 0 else 0
+    elif end & 1 == 0:  # the strategy takes the right coin
+        total = aj + tables[mover + 1, j - 1, end]
+    else:  # the opponent's only optimal move is the right coin
+        total = tables[mover, j - 1, end]
+    for i in range(end - 1, -1, -1):
+        if i & 1 == 0:
+            total += row[0, i]
+        elif _optimal(row, tables, i, j) == 3:
+            total = min(total, tables[mover, j - 1, i])
+    result: int = total
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _column(
+    j: int, row: Array, tables: Array, slots: Array, lookahead: int, cooperative: bool, last: bool
+) -> None:
+    """Fill column ``j`` (subgames i..j) of every table, coins row[0, 0..j] set; O(j) per
+    table.
+
+    ``row[1, x]`` is the alternating prefix sum a_0 - a_1 + ... of the first x coins; slot s
+    has the code ``slots[0, s]`` and the parameter ``slots[1, s]`` and keeps the strategy's
+    totals at ``tables[base + 2s]`` (it moves) and ``[base + 2s + 1]`` (the opponent moves),
+    base = FIXED_TABLES + lookahead tables. The ``last`` column of a row (no column is built
+    on it) needs only the margins and each strategy's total from the whole row, S(0, j):
+    :func:`_leaf_total` follows the few positions it depends on. Depth-2 lookahead needs no
+    table (M_1 is the larger end), so M_1 is filled only for deeper ones."""
+    base = FIXED_TABLES + max(lookahead - 1, 0)
+    aj = row[0, j]
+    if last:
+        _margins(j, row, tables, False)
+    else:
+        _margins(j, row, tables, True)
+    if cooperative:
+        tables[TABLE_F, j, j] = aj
+        tables[TABLE_G, j, j] = 0
+        for i in range(j - 1, -1, -1):
+            tables[TABLE_F, j, i] = max(
+                row[0, i] + tables[TABLE_G, j, i + 1], aj + tables[TABLE_G, j - 1, i]
+            )
+            tables[TABLE_G, j, i] = max(tables[TABLE_F, j, i + 1], tables[TABLE_F, j - 1, i])
+    for t in range(1, lookahead if lookahead > 2 else 0):  # margins t moves deep
+        m_t = FIXED_TABLES + t - 1
+        tables[m_t, j, j] = aj
+        if t == 1:
+            for i in range(j):
+                tables[m_t, j, i] = max(row[0, i], aj)
+        else:
+            for i in range(j - 1, -1, -1):
+                tables[m_t, j, i] = max(
+                    row[0, i] - tables[m_t - 1, j, i + 1], aj - tables[m_t - 1, j - 1, i]
+                )
+    for s in range(slots.shape[1]):
+        mover, other = base + 2 * s, base + 2 * s + 1
+        code, parameter = slots[0, s], slots[1, s]
+        if last:
+            tables[mover, j, 0] = _leaf_total(j, row, tables, code, parameter, mover)
+        elif code == GREEDY or (code == LOOKAHEAD and parameter == 1):
+            _totals(j, row, tables, mover, other, GREEDY, 0)
+        elif code == LOOKAHEAD and parameter == 2:
+            _totals(j, row, tables, mover, other, LOOKAHEAD, 2)
+        elif code == THIBAULT:
+            _totals(j, row, tables, mover, other, THIBAULT, 0)
+        elif code == THIBAULT3:
+            _totals(j, row, tables, mover, other, THIBAULT3, 0)
+        else:
+            _totals(j, row, tables, mover, other, code, parameter)
+
+
+# --- one tree node: push, undo, finish --------------------------------------------------
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _push_coin(d: int, c: int, w: Any, settings: Any, last: bool) -> None:
+    """Coin ``c`` becomes coin ``d`` of the row: its column (``last``: the row's last one),
+    or its push on the stack scans (and on the scan without the first coin)."""
+    row = w.row
+    row[0, d] = c
+    if settings.columns:
+        row[1, d + 1] = row[1, d] + (c if (d & 1) == 0 else -c)
+        row[2, d + 1] = row[2, d] + c
+        _column(d, row, w.tables, w.slots, settings.lookahead, settings.cooperative, last)
+        return
+    stack, sizes = w.stack, w.sizes
+    sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, w.undo, 6 * d)
+    if settings.direct_left and d > 0:
+        sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], c, w.undo, 6 * d + 3)
+    else:
+        sizes[1, d + 1] = sizes[1, d]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pop_coin(d: int, w: Any, settings: Any) -> None:
+    """Undo :func:`_push_coin` of coin ``d`` (columns need no undo)."""
+    if not settings.columns:
+        stack, sizes = w.stack, w.sizes
+        _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], w.undo, 6 * d)
+        if settings.direct_left and d > 0:
+            _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], w.undo, 6 * d + 3)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _finish_row(n: int, c: int, local: int, w: Any, settings: Any) -> None:
+    """The row whose first n - 1 coins are pushed, with last coin ``c``, is row ``local`` of
+    the shard: solve it (leaving the scans as they were), play the strategies on it and
+    tally it."""
+    d = n - 1
+    row = w.row
+    if settings.columns:
+        _push_coin(d, c, w, settings, True)
+        margin = w.tables[TABLE_D, d, 0]
+        moves = MOVE_LR
+        if n > 1:
+            moves = MOVE_L if row[0, 0] - w.tables[TABLE_D, d, 1] == margin else 0
+            if c - w.tables[TABLE_D, d - 1, 0] == margin:
+                moves += MOVE_R
+        _strategies_leaf(n, margin, local, w, settings.lookahead)
+    else:
+        row[0, d] = c
+        stack, s = w.stack, w.sizes[0, d]
+        margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
+        moves = MOVE_R if c - stack[2, s - 1] == margin else 0
+        if settings.direct_left and (
+            d == 0
+            or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], w.sizes[1, d], c) == margin
+        ):
+            moves += MOVE_L
+    counts = w.counts
+    counts[ROWS] += 1
+    counts[RIGHT_OPTIMAL] += moves >> 1
+    if settings.left_known:
+        counts[1 + moves] += 1
+    if settings.dense:
+        w.hist[margin + settings.offset] += 1
+    else:
+        w.margins[local] = margin
+    if settings.rows_mode:  # per-row output: margin, first moves and the coins
+        w.out_margin[local] = margin
+        w.out_moves[local] = moves
+        start = w.out_offsets[local]
+        for t in range(n):
+            w.out_values[start + t] = row[0, t]
+        w.out_offsets[local + 1] = start + n
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _strategies_leaf(n: int, margin: int, local: int, w: Any, lookahead: int) -> None:
     """Each requested strategy's worst total on the row a[0..n-1] (columns filled) against
     the optimal opponent: its regret, and the row's number when it is a counterexample."""
     base = FIXED_TABLES + max(lookahead - 1, 0)
+    row, chosen, stats, examples = w.row, w.chosen, w.stats, w.examples
     first_total = (row[2, n] + margin) >> 1  # the total and the margin have the same parity
     limit = examples.shape[1]
     for r in range(chosen.shape[1]):
         slot = chosen[0, r]
         if chosen[1, r] != 0 and (n & 1) == 0 and row[1, n] < 0:
             slot += 1  # parity on an even row whose odd positions hold more: its odd slot
-        regret = first_total - tables[base + 2 * slot, n - 1, 0]
+        regret = first_total - w.tables[base + 2 * slot, n - 1, 0]
         if regret == 0:
             stats[r, OPTIMAL] += 1
         else:
@@ -437,183 +540,33 @@ def _strategies_leaf(
                 stats[r, FOUND] = found + 1
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _column_leaf(n: int, row: Array, tables: Array) -> tuple[int, int]:
-    """Margin and first moves (MOVE_* bits) of the row a[0..n-1] whose columns are filled."""
-    margin = tables[TABLE_D, n - 1, 0]
-    if n == 1:
-        return margin, MOVE_LR
-    moves = MOVE_L if row[0, 0] - tables[TABLE_D, n - 1, 1] == margin else 0
-    if row[0, n - 1] - tables[TABLE_D, n - 2, 0] == margin:
-        moves += MOVE_R
-    return margin, moves
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _row_out(
-    n: int,
-    row: Array,
-    local: int,
-    margin: int,
-    moves: int,
-    out_margin: Array,
-    out_moves: Array,
-    offsets: Array,
-    values: Array,
-) -> None:
-    """Per-row output: margin, first moves and the coins (at ``offsets[local]``)."""
-    out_margin[local] = margin
-    out_moves[local] = moves
-    start = offsets[local]
-    for t in range(n):
-        values[start + t] = row[0, t]
-    offsets[local + 1] = start + n
-
-
-# --- one tree node ------------------------------------------------------------------------
-#
-# ``row`` holds the coins a, their alternating prefix sums and their prefix sums; ``sizes``
-# the stack sizes per depth (the row's scan, then the scan without the first coin);
-# ``slots`` the strategy slots (code and parameter rows), ``chosen`` the requested
-# strategies (first slot and parity flag rows); ``flags`` the walk's settings (FLAG_*).
-# The walks call the stack primitives themselves: a wrapper around them (a call LLVM does
-# not inline, with its array arguments reference-counted) costs about three times the work.
-
-#: ``flags`` slots.
-FLAG_COLUMNS, FLAG_DIRECT_LEFT, FLAG_DENSE, FLAG_OFFSET, FLAG_ROWS, FLAG_LOOKAHEAD = range(6)
-FLAG_COOPERATIVE, FLAGS = 6, 7
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _column_push(
-    d: int,
-    c: int,
-    row: Array,
-    tables: Array,
-    slots: Array,
-    lookahead: int,
-    cooperative: bool,
-    last: bool = False,
-) -> None:
-    """Column scans: coin ``c`` becomes coin ``d`` of the row; fill its column."""
-    row[0, d] = c
-    row[1, d + 1] = row[1, d] + (c if (d & 1) == 0 else -c)
-    row[2, d + 1] = row[2, d] + c
-    _column(d, row, tables, slots, lookahead, cooperative, last)
-
-
-def work_arrays(n: int, columns: bool, tables: int) -> tuple[Array, Array, Array, Array, Array]:
-    """Scratch arrays of a walk over rows of up to ``n`` coins: row, stack, sizes, undo and
-    tables (a 1x1x1 placeholder for stack scans)."""
-    stack = np.zeros((6, n + 3), np.int64)
-    stack[0, 0] = stack[3, 0] = SENTINEL
-    stack[0, 1] = stack[3, 1] = SENTINEL - 1
-    return (
-        np.zeros((3, n + 1), np.int64),
-        stack,
-        np.full((2, n + 1), 2, np.int64),
-        np.zeros(6 * (n + 1), np.int64),
-        np.zeros((tables, n, n) if columns else (1, 1, 1), np.int64),
-    )
-
-
 # --- the three walks ----------------------------------------------------------------------
 #
-# Each takes, after its family arguments: flags, row, stack, sizes, undo, tables, slots,
-# chosen, stats, examples, counts, hist, margins, out_margin, out_moves, out_offsets,
-# out_values. Each writes out the push, the undo and the tally of a row (see above).
+# Each takes, after its family arguments: flags (FLAG_*) and the work arrays (:data:`Work`).
 
 
 @njit(cache=True, nogil=True)
-def _stack_push(
-    d: int, c: int, direct_left: bool, row: Array, stack: Array, sizes: Array, undo: Array
-) -> None:
-    """Stack scans: coin ``c`` becomes coin ``d`` (the scan of the row without its first
-    coin too when ``direct_left``)."""
-    row[0, d] = c
-    sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
-    if direct_left and d > 0:
-        sizes[1, d + 1] = _push(stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3)
-    else:
-        sizes[1, d + 1] = sizes[1, d]
-
-
-@njit(cache=True, nogil=True)
-def _stack_pop(d: int, direct_left: bool, stack: Array, sizes: Array, undo: Array) -> None:
-    """Stack scans: undo :func:`_stack_push` of coin ``d``."""
-    _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
-    if direct_left and d > 0:
-        _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
-
-
-@njit(cache=True, nogil=True)
-def scan_words(
-    alphabet: Array,
-    n: int,
-    first: Array,
-    count: int,
-    flags: Array,
-    row: Array,
-    stack: Array,
-    sizes: Array,
-    undo: Array,
-    tables: Array,
-    slots: Array,
-    chosen: Array,
-    stats: Array,
-    examples: Array,
-    counts: Array,
-    hist: Array,
-    margins: Array,
-    out_margin: Array,
-    out_moves: Array,
-    out_offsets: Array,
-    out_values: Array,
-) -> None:
+def scan_words(alphabet: Array, n: int, first: Array, count: int, flags: Array, *work: Any) -> None:
     """``count`` rows of ``n`` coins over ``alphabet`` in lexicographic order of the
     alphabet's indices, from the row whose indices are ``first`` (or up to the last row).
 
-    Only the last coin's loop is written out (see above on wrappers): the pushes above it go
-    through small helpers, a small share of the work. Stack scans cost O(1) amortised per
-    tree node plus a scan of the valley's decreasing part per row; column scans O(n * tables)
-    per tree node."""
-    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
-    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
-    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
-    left_known = columns or direct_left
+    Stack scans cost O(1) amortised per tree node plus a scan of the valley's decreasing
+    part per row; column scans O(n * tables) per tree node. The plain scan's last coin
+    (the common case) keeps its tallies in registers."""
+    settings, w = _open(flags, work)
     alphabet = _borrow(alphabet)
-    first = _borrow(first)
-    row = _borrow(row)
-    stack = _borrow(stack)
-    sizes = _borrow(sizes)
-    undo = _borrow(undo)
-    tables = _borrow(tables)
-    slots = _borrow(slots)
-    chosen = _borrow(chosen)
-    stats = _borrow(stats)
-    examples = _borrow(examples)
-    counts = _borrow(counts)
-    hist = _borrow(hist)
-    margins = _borrow(margins)
-    out_margin = _borrow(out_margin)
-    out_moves = _borrow(out_moves)
-    out_offsets = _borrow(out_offsets)
-    out_values = _borrow(out_values)
     k = alphabet.shape[0]
     digit = np.zeros(n, np.int64)
     digit[:] = first
-    vals, q, m = stack[0], stack[1], stack[2]
     for d in range(n - 1):  # down to the first row
-        if columns:
-            _column_push(d, alphabet[digit[d]], row, tables, slots, lookahead, cooperative)
-        else:
-            _stack_push(d, alphabet[digit[d]], direct_left, row, stack, sizes, undo)
+        _push_coin(d, alphabet[digit[d]], w, settings, False)
     d = n - 1
     local = 0
-    fast = not columns and not direct_left and not rows_mode and dense
+    fast = not (settings.columns or settings.direct_left or settings.rows_mode) and settings.dense
+    vals, q, m, hist, offset = w.stack[0], w.stack[1], w.stack[2], w.hist, settings.offset
     while True:
-        s = sizes[0, d]
-        if fast:  # the common case, written out with its tallies in registers
+        if fast:
+            s = w.sizes[0, d]
             parent = m[s - 1]
             stop = min(k, digit[d] + count - local)
             right = 0
@@ -622,120 +575,41 @@ def scan_words(
                 margin = _leaf_margin(vals, q, m, s, c)
                 right += c - parent == margin
                 hist[margin + offset] += 1
-            counts[RIGHT_OPTIMAL] += right
-            counts[ROWS] += stop - digit[d]
+            w.counts[RIGHT_OPTIMAL] += right
+            w.counts[ROWS] += stop - digit[d]
             local += stop - digit[d]
-        for j in range(digit[d], 0 if fast else k):  # the last coin
-            if local == count:
-                return
-            c = alphabet[j]
-            if columns:
-                _column_push(d, c, row, tables, slots, lookahead, cooperative, True)
-                margin, moves = _column_leaf(n, row, tables)
-                _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
-            else:
-                row[0, d] = c
-                margin = _leaf_margin(vals, q, m, s, c)
-                moves = MOVE_R if c - m[s - 1] == margin else 0
-                if direct_left and (
-                    d == 0
-                    or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c)
-                    == margin
-                ):
-                    moves += MOVE_L
-            counts[ROWS] += 1
-            counts[RIGHT_OPTIMAL] += moves >> 1
-            if left_known:
-                counts[1 + moves] += 1
-            if dense:
-                hist[margin + offset] += 1
-            else:
-                margins[local] = margin
-            if rows_mode:
-                _row_out(
-                    n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values
-                )
-            local += 1
+        else:
+            for j in range(digit[d], k):  # the last coin
+                if local == count:
+                    return
+                _finish_row(n, alphabet[j], local, w, settings)
+                local += 1
         if local == count:
             return
         while True:  # up to the deepest coin with a next value
             if d == 0:
                 return
             d -= 1
-            if not columns:  # _stack_pop, written out
-                _pop(vals, q, m, sizes[0, d + 1], undo, 6 * d)
-                if direct_left and d > 0:
-                    _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
+            _pop_coin(d, w, settings)
             digit[d] += 1
             if digit[d] < k:
                 break
         while d < n - 1:  # and down again along the smallest values
-            c = alphabet[digit[d]]
-            if columns:
-                _column_push(d, c, row, tables, slots, lookahead, cooperative)
-            else:  # _stack_push, written out
-                row[0, d] = c
-                sizes[0, d + 1] = _push(vals, q, m, sizes[0, d], c, undo, 6 * d)
-                if direct_left and d > 0:
-                    sizes[1, d + 1] = _push(
-                        stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3
-                    )
-                else:
-                    sizes[1, d + 1] = sizes[1, d]
+            _push_coin(d, alphabet[digit[d]], w, settings, False)
             d += 1
             digit[d] = 0
 
 
 @njit(cache=True, nogil=True)
-def scan_compositions(
-    total: int,
-    first: Array,
-    count: int,
-    flags: Array,
-    row: Array,
-    stack: Array,
-    sizes: Array,
-    undo: Array,
-    tables: Array,
-    slots: Array,
-    chosen: Array,
-    stats: Array,
-    examples: Array,
-    counts: Array,
-    hist: Array,
-    margins: Array,
-    out_margin: Array,
-    out_moves: Array,
-    out_offsets: Array,
-    out_values: Array,
-) -> None:
+def scan_compositions(total: int, first: Array, count: int, flags: Array, *work: Any) -> None:
     """``count`` compositions of ``total`` in standard order from the one whose number's bits
     after its leading 1 are ``first`` (``total - 1`` bits), or up to the last one.
 
     Bit 0 makes the open part longer, bit 1 closes it and opens a part of 1. Only closed
     parts are pushed, so the walk costs what :func:`scan_words` does per part plus O(1) per
     bit."""
-    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
-    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
-    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
-    left_known = columns or direct_left
+    settings, w = _open(flags, work)
     first = _borrow(first)
-    row = _borrow(row)
-    stack = _borrow(stack)
-    sizes = _borrow(sizes)
-    undo = _borrow(undo)
-    tables = _borrow(tables)
-    slots = _borrow(slots)
-    chosen = _borrow(chosen)
-    stats = _borrow(stats)
-    examples = _borrow(examples)
-    counts = _borrow(counts)
-    hist = _borrow(hist)
-    margins = _borrow(margins)
-    out_margin = _borrow(out_margin)
-    out_moves = _borrow(out_moves)
-    out_offsets = _borrow(out_offsets)
-    out_values = _borrow(out_values)
     bit = np.zeros(total, np.int64)  # per bit: 0 or 1 as set now
     saved = np.zeros(total, np.int64)  # the open part's length before the bit
     parts = 0
@@ -751,168 +625,49 @@ def scan_compositions(
             if b == 0:
                 part += 1
             else:
-                if columns:
-                    _column_push(parts, part, row, tables, slots, lookahead, cooperative)
-                else:
-                    _stack_push(parts, part, direct_left, row, stack, sizes, undo)
+                _push_coin(parts, part, w, settings, False)
                 parts += 1
                 part = 1
             t += 1
         resume = False
         if local == count:
             return
-        n = parts + 1  # every bit is set: the open part is the last one
-        if columns:
-            _column_push(parts, part, row, tables, slots, lookahead, cooperative, True)
-            margin, moves = _column_leaf(n, row, tables)
-            _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
-        else:
-            row[0, parts] = part
-            s = sizes[0, parts]
-            margin = _leaf_margin(stack[0], stack[1], stack[2], s, part)
-            moves = MOVE_R if part - stack[2, s - 1] == margin else 0
-            if direct_left and (
-                parts == 0
-                or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, parts], part)
-                == margin
-            ):
-                moves += MOVE_L
-        counts[ROWS] += 1
-        counts[RIGHT_OPTIMAL] += moves >> 1
-        if left_known:
-            counts[1 + moves] += 1
-        if dense:
-            hist[margin + offset] += 1
-        else:
-            margins[local] = margin
-        if rows_mode:
-            _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values)
+        _finish_row(parts + 1, part, local, w, settings)  # the open part is the last one
         local += 1
         while True:  # up to the deepest bit still 0, undoing the 1s on the way
             if t == 0:
                 return
             t -= 1
             part = saved[t]
-            if bit[t] == 1:
-                parts -= 1
-                if not columns:  # _stack_pop, written out
-                    d = parts
-                    _pop(stack[0], stack[1], stack[2], sizes[0, d + 1], undo, 6 * d)
-                    if direct_left and d > 0:
-                        _pop(stack[3], stack[4], stack[5], sizes[1, d + 1], undo, 6 * d + 3)
-            else:
+            if bit[t] == 0:
                 break
+            parts -= 1
+            _pop_coin(parts, w, settings)
         bit[t] = 1  # then set it to 1: close the part
-        if columns:
-            _column_push(parts, part, row, tables, slots, lookahead, cooperative)
-        else:  # _stack_push, written out
-            d = parts
-            row[0, d] = part
-            sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], part, undo, 6 * d)
-            if direct_left and d > 0:
-                sizes[1, d + 1] = _push(
-                    stack[3], stack[4], stack[5], sizes[1, d], part, undo, 6 * d + 3
-                )
-            else:
-                sizes[1, d + 1] = sizes[1, d]
+        _push_coin(parts, part, w, settings, False)
         parts += 1
         part = 1
         t += 1
 
 
 @njit(cache=True, nogil=True)
-def scan_rows(
-    rows: Array,
-    flags: Array,
-    row: Array,
-    stack: Array,
-    sizes: Array,
-    undo: Array,
-    tables: Array,
-    slots: Array,
-    chosen: Array,
-    stats: Array,
-    examples: Array,
-    counts: Array,
-    hist: Array,
-    margins: Array,
-    out_margin: Array,
-    out_moves: Array,
-    out_offsets: Array,
-    out_values: Array,
-) -> None:
+def scan_rows(rows: Array, flags: Array, *work: Any) -> None:
     """Every row of the 2-D array ``rows`` (n >= 1 coins each), one after the other: O(n)
     per row for stack scans, O(n^2 * tables) for column scans."""
-    columns, direct_left = flags[FLAG_COLUMNS] != 0, flags[FLAG_DIRECT_LEFT] != 0
-    dense, offset, rows_mode = flags[FLAG_DENSE] != 0, flags[FLAG_OFFSET], flags[FLAG_ROWS] != 0
-    lookahead, cooperative = flags[FLAG_LOOKAHEAD], flags[FLAG_COOPERATIVE] != 0
-    left_known = columns or direct_left
+    settings, w = _open(flags, work)
     rows = _borrow(rows)
-    row = _borrow(row)
-    stack = _borrow(stack)
-    sizes = _borrow(sizes)
-    undo = _borrow(undo)
-    tables = _borrow(tables)
-    slots = _borrow(slots)
-    chosen = _borrow(chosen)
-    stats = _borrow(stats)
-    examples = _borrow(examples)
-    counts = _borrow(counts)
-    hist = _borrow(hist)
-    margins = _borrow(margins)
-    out_margin = _borrow(out_margin)
-    out_moves = _borrow(out_moves)
-    out_offsets = _borrow(out_offsets)
-    out_values = _borrow(out_values)
     count, n = rows.shape
     for local in range(count):
         for d in range(n - 1):
-            c = rows[local, d]
-            if columns:
-                _column_push(d, c, row, tables, slots, lookahead, cooperative)
-            else:
-                row[0, d] = c
-                sizes[0, d + 1] = _push(stack[0], stack[1], stack[2], sizes[0, d], c, undo, 6 * d)
-                if direct_left and d > 0:
-                    sizes[1, d + 1] = _push(
-                        stack[3], stack[4], stack[5], sizes[1, d], c, undo, 6 * d + 3
-                    )
-                else:
-                    sizes[1, d + 1] = sizes[1, d]
-        d = n - 1
-        c = rows[local, d]
-        if columns:
-            _column_push(d, c, row, tables, slots, lookahead, cooperative, True)
-            margin, moves = _column_leaf(n, row, tables)
-            _strategies_leaf(n, row, margin, local, tables, lookahead, chosen, stats, examples)
-        else:
-            row[0, d] = c
-            s = sizes[0, d]
-            margin = _leaf_margin(stack[0], stack[1], stack[2], s, c)
-            moves = MOVE_R if c - stack[2, s - 1] == margin else 0
-            if direct_left and (
-                d == 0
-                or row[0, 0] - _leaf_margin(stack[3], stack[4], stack[5], sizes[1, d], c) == margin
-            ):
-                moves += MOVE_L
-        counts[ROWS] += 1
-        counts[RIGHT_OPTIMAL] += moves >> 1
-        if left_known:
-            counts[1 + moves] += 1
-        if dense:
-            hist[margin + offset] += 1
-        else:
-            margins[local] = margin
-        if rows_mode:
-            _row_out(n, row, local, margin, moves, out_margin, out_moves, out_offsets, out_values)
+            _push_coin(d, rows[local, d], w, settings, False)
+        _finish_row(n, rows[local, n - 1], local, w, settings)
 
 
 @njit(cache=True, nogil=True)
 def strategy_moves(coins: Array, code: int, parameter: int) -> Array:
     """The compiled strategy's move at every subgame i..j of the row (i < j): 1 for the left
-    coin, 0 for the right one, as the last column's walk decides it (``[0]``, see
-    :func:`_leaf_total`) and as the full columns do (``[1]``); O(n^2 * tables), for checking
-    the kernels against :mod:`coinrow.strategies`. Parity's ``parameter`` is its group."""
+    coin, 0 for the right one, as the walks decide it; O(n^2 * tables), for checking the
+    kernels against :mod:`coinrow.strategies`. Parity's ``parameter`` is its group."""
     n = coins.shape[0]
     slots = np.zeros((2, 1), np.int64)
     slots[0, 0] = code
@@ -920,11 +675,12 @@ def strategy_moves(coins: Array, code: int, parameter: int) -> Array:
     lookahead = parameter if code == LOOKAHEAD and parameter >= 2 else 0
     tables = np.zeros((FIXED_TABLES + max(lookahead - 1, 0) + 2, n, n), np.int64)
     row = np.zeros((3, n + 1), np.int64)
-    moves = np.ones((2, n, n), np.int64)
-    greedy = code == GREEDY or (code == LOOKAHEAD and parameter == 1)
+    moves = np.ones((n, n), np.int64)
     for j in range(n):
-        _column_push(j, coins[j], row, tables, slots, lookahead, code == COOPERATIVE)
+        row[0, j] = coins[j]
+        row[1, j + 1] = row[1, j] + (coins[j] if (j & 1) == 0 else -coins[j])
+        row[2, j + 1] = row[2, j] + coins[j]
+        _column(j, row, tables, slots, lookahead, code == COOPERATIVE, False)
         for i in range(j):
-            moves[0, i, j] = _takes_left(code, parameter, row, tables, i, j)
-            moves[1, i, j] = coins[i] >= coins[j] if greedy else tables[TABLE_LEFT, j, i]
+            moves[i, j] = _takes_left(code, parameter, row, tables, i, j)
     return moves
