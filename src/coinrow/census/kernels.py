@@ -348,7 +348,7 @@ def _totals(
         other_next = worst
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _leaf_total(j: int, row: Array, tables: Array, code: int, parameter: int, mover: int) -> int:
     """S(0, j): the strategy's total from the whole row a[0..j], moving first, against the
     optimal opponent that hurts it most, with column j's margins filled but not its totals.
@@ -356,15 +356,19 @@ def _leaf_total(j: int, row: Array, tables: Array, code: int, parameter: int, mo
     Position (i, j) is reached from (0, j) only by i moves from the left, the strategy's at
     even i. Walk down while the next position needed is in column j (the strategy takes
     the left coin, or the opponent may); every other branch is in column j - 1, filled. Then
-    add up on the way back: O(length of the walk), a few steps on most rows."""
+    add up on the way back: O(length of the walk), a few steps on most rows. Inlined with
+    a constant ``code``, only its own rule is left."""
     aj = row[0, j]
     end = 0
     while end < j:
         if end & 1 == 0:
             if not _takes_left(code, parameter, row, tables, end, j):
                 break
-        elif _optimal(row, tables, end, j) & 1 == 0:
-            break
+        else:
+            moves = _optimal(row, tables, end, j)
+            tables[TABLE_OPTIMAL, j, end] = moves  # for the way back
+            if moves & 1 == 0:
+                break
         end += 1
     if end == j:  # one coin left
         total = aj if end & 1 == 0 else 0
@@ -375,13 +379,13 @@ def _leaf_total(j: int, row: Array, tables: Array, code: int, parameter: int, mo
     for i in range(end - 1, -1, -1):
         if i & 1 == 0:
             total += row[0, i]
-        elif _optimal(row, tables, i, j) == 3:
+        elif tables[TABLE_OPTIMAL, j, i] == 3:
             total = min(total, tables[mover, j - 1, i])
     result: int = total
     return result
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _column(
     j: int, row: Array, tables: Array, slots: Array, lookahead: int, cooperative: bool, last: bool
 ) -> None:
@@ -424,17 +428,40 @@ def _column(
         mover, other = base + 2 * s, base + 2 * s + 1
         code, parameter = slots[0, s], slots[1, s]
         if last:
-            tables[mover, j, 0] = _leaf_total(j, row, tables, code, parameter, mover)
-        elif code == GREEDY or (code == LOOKAHEAD and parameter == 1):
-            _totals(j, row, tables, mover, other, GREEDY, 0)
-        elif code == LOOKAHEAD and parameter == 2:
-            _totals(j, row, tables, mover, other, LOOKAHEAD, 2)
-        elif code == THIBAULT:
-            _totals(j, row, tables, mover, other, THIBAULT, 0)
-        elif code == THIBAULT3:
-            _totals(j, row, tables, mover, other, THIBAULT3, 0)
+            tables[mover, j, 0] = _leaf_totals(j, row, tables, code, parameter, mover)
         else:
-            _totals(j, row, tables, mover, other, code, parameter)
+            _column_totals(j, row, tables, code, parameter, mover, other)
+
+
+@njit(cache=True, nogil=True)
+def _leaf_totals(j: int, row: Array, tables: Array, code: int, parameter: int, mover: int) -> int:
+    """:func:`_leaf_total` with the commonest rules as constants."""
+    if code == GREEDY or (code == LOOKAHEAD and parameter == 1):
+        return _leaf_total(j, row, tables, GREEDY, 0, mover)
+    if code == LOOKAHEAD and parameter == 2:
+        return _leaf_total(j, row, tables, LOOKAHEAD, 2, mover)
+    if code == THIBAULT:
+        return _leaf_total(j, row, tables, THIBAULT, 0, mover)
+    if code == THIBAULT3:
+        return _leaf_total(j, row, tables, THIBAULT3, 0, mover)
+    return _leaf_total(j, row, tables, code, parameter, mover)
+
+
+@njit(cache=True, nogil=True)
+def _column_totals(
+    j: int, row: Array, tables: Array, code: int, parameter: int, mover: int, other: int
+) -> None:
+    """:func:`_totals` with the commonest rules as constants."""
+    if code == GREEDY or (code == LOOKAHEAD and parameter == 1):
+        _totals(j, row, tables, mover, other, GREEDY, 0)
+    elif code == LOOKAHEAD and parameter == 2:
+        _totals(j, row, tables, mover, other, LOOKAHEAD, 2)
+    elif code == THIBAULT:
+        _totals(j, row, tables, mover, other, THIBAULT, 0)
+    elif code == THIBAULT3:
+        _totals(j, row, tables, mover, other, THIBAULT3, 0)
+    else:
+        _totals(j, row, tables, mover, other, code, parameter)
 
 
 # --- one tree node: push, undo, finish --------------------------------------------------
