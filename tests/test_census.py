@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -437,3 +438,22 @@ def test_refute_compiled_equals_its_python_path(name: str, limit: int) -> None:
     fast, fast_steps = searched(name, [1, 2, 4], 5, limit, True)
     slow, slow_steps = searched(name, [1, 2, 4], 5, limit, False)
     assert fast == slow and fast_steps == slow_steps
+
+
+def test_kernels_warm_reads_the_cache_without_compiling(tmp_path: Path) -> None:
+    """An empty Numba cache folder is cold for every family kind (and asking compiles
+    nothing: it returns at once); after a census the walk is warm (see the doctest)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from coinrow.census import Compositions, RandomRows, Words, kernels_warm\n"
+        "families = [Words.of('1,2', 3), Compositions.of(3), RandomRows.of(2, 3, '1..3', 0)]\n"
+        "print([kernels_warm(f) for f in families])\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert result.stdout.strip() == "[False, False, False]", result.stderr
+    assert not list(tmp_path.rglob("*.nbc"))  # nothing compiled

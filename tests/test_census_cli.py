@@ -124,3 +124,23 @@ def test_without_the_census_extra(tmp_path: Path) -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "coinrow[census]" in result.stderr
+
+
+def test_the_cli_says_when_it_compiles(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import rich.console
+
+    import coinrow.census
+    from coinrow.census import Census, Words
+    from coinrow.cli.census import _compile_notice
+
+    census = Census(Words.of("1,2", 4))
+    monkeypatch.setattr(rich.console.Console, "is_terminal", property(lambda self: True))
+    monkeypatch.setattr(coinrow.census, "kernels_warm", lambda family: False)
+    _compile_notice(census)
+    err = capsys.readouterr().err
+    assert err == f"compiling the census kernels once, about {coinrow.census.COMPILE_SECONDS} s\n"
+    monkeypatch.setattr(coinrow.census, "kernels_warm", lambda family: True)
+    _compile_notice(census)
+    assert capsys.readouterr().err == ""

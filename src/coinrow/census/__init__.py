@@ -12,6 +12,7 @@ See ``docs/census.md``.
 
 from __future__ import annotations
 
+from .compiled import COMPILE_SECONDS, kernels_warm, warm_up
 from .families import (
     Compositions,
     Family,
@@ -26,6 +27,7 @@ from .run import ROWS_LIMIT, Census, CensusResult, StrategySummary, require_extr
 from .shards import Example, Job, ShardResult, StrategyTally, run_shard
 
 __all__ = [
+    "COMPILE_SECONDS",
     "ROWS_LIMIT",
     "Census",
     "CensusResult",
@@ -42,6 +44,8 @@ __all__ = [
     "WordsUpTo",
     "composition",
     "family_from_dict",
+    "kernels_warm",
     "require_extra",
     "run_shard",
+    "warm_up",
 ]

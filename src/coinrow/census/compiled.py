@@ -1,4 +1,5 @@
-"""Which strategies the census kernels run compiled, and their codes (pure Python).
+"""Which strategies the census kernels run compiled, and their codes (pure Python), and
+whether the kernels are compiled yet (:func:`kernels_warm`, which imports Numba).
 
 The built-in strategies greedy, parity, thibault, thibault3, lookahead[:DEPTH], cooperative
 and optimal[:left|:right] have compiled versions in :mod:`coinrow.census.kernels`, checked
@@ -10,8 +11,12 @@ through Python: :func:`coinrow.refute.strays` and :func:`coinrow.refute.worst_li
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from ..strategies import DEFAULT_LOOKAHEAD, get
+
+if TYPE_CHECKING:
+    from .families import Family
 
 #: Strategy codes shared with the kernels.
 GREEDY, OPTIMAL_LEFT, OPTIMAL_RIGHT, THIBAULT, THIBAULT3, LOOKAHEAD, COOPERATIVE, PARITY = range(8)
@@ -63,3 +68,42 @@ def compiled(name: str, longest: int) -> CompiledStrategy | None:
         depth = int(parameter) if parameter else DEFAULT_LOOKAHEAD
         return CompiledStrategy(name.strip(), LOOKAHEAD, min(depth, max(longest, 1)))
     return None
+
+
+#: Seconds of one core a cold compile of one family kind's census walk takes (measured on the
+#: 2-core machine: 10 to 16 s for words, compositions and random rows; loading it from the
+#: cache afterwards, about a second).
+COMPILE_SECONDS = 15
+
+
+def kernels_warm(family: Family) -> bool:
+    """Whether the compiled walk that ``family`` runs on is in Numba's cache, so a census of
+    it starts at once instead of compiling for about :data:`COMPILE_SECONDS` (imports NumPy
+    and Numba; O(1) file reads, compiles nothing). Dask workers share the cache folder when
+    they share the installation.
+
+    >>> from coinrow.census import Compositions, Census
+    >>> _ = Census(Compositions.of(4)).run(workers=0)
+    >>> kernels_warm(Compositions.of(9))
+    True
+    """
+    from . import kernels
+    from .families import Compositions, RandomRows
+
+    walk: Any = kernels.scan_words
+    if isinstance(family, Compositions):
+        walk = kernels.scan_compositions
+    elif isinstance(family, RandomRows):
+        walk = kernels.scan_rows
+    return kernels.cached(walk)
+
+
+def warm_up() -> None:
+    """Compile (or load) the census walk of every family kind by running a tiny census of
+    each in this process (one walk serves the plain scan and the strategies): about
+    3 x :data:`COMPILE_SECONDS` cold, a second or two warm. ``make demo`` runs it."""
+    from .families import Compositions, RandomRows, Words
+    from .run import Census
+
+    for family in (Words.of("1,2", 3), Compositions.of(3), RandomRows.of(2, 3, "1..3", 0)):
+        Census(family, ["greedy"]).run(workers=0)

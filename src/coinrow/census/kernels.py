@@ -711,3 +711,17 @@ def strategy_moves(coins: Array, code: int, parameter: int) -> Array:
         for i in range(j):
             moves[i, j] = _takes_left(code, parameter, row, tables, i, j)
     return moves
+
+
+def cached(walk: Any) -> bool:
+    """Whether Numba's cache holds ``walk`` (one of the three walks) compiled from this
+    source for this machine, so its first call loads it instead of compiling (O(1): reads
+    one index file, compiles nothing). It reads Numba's cache index through Numba's own
+    (private) helpers, so anything unexpected there counts as not cached."""
+    try:
+        cache = walk._cache
+        index = cache._cache_file._load_index()
+        codegen = walk.targetctx.codegen()
+        return any(key[1:] == cache._index_key(key[0], codegen)[1:] for key in index)
+    except Exception:  # a private API: any change means "compile to be sure"
+        return False

@@ -154,6 +154,8 @@ def census_command(
         resume=resume is not None,
     )
     _report_repairs(census)
+    if scheduler is None:
+        _compile_notice(census)
     with _progress(census, as_json) as advance:
         result = census.run(
             scheduler=scheduler, workers=workers, progress=advance, timeout=connect_timeout
@@ -218,6 +220,16 @@ def _family(
         return Words.of(alphabet, length or 0)
     except CoinrowError as error:
         fail(f"--alphabet: {error}")
+
+
+def _compile_notice(census: Census) -> None:
+    """One line on stderr, beside the progress bar, when this machine's first census of the
+    family's kind will compile the kernels (shown only where the bar is: a terminal)."""
+    from ..census import COMPILE_SECONDS, kernels_warm
+
+    console = Console(stderr=True, highlight=False)
+    if console.is_terminal and census.missing and not kernels_warm(census.job.family):
+        console.print(f"compiling the census kernels once, about {COMPILE_SECONDS} s")
 
 
 @contextlib.contextmanager
