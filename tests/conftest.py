@@ -8,6 +8,9 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+#: Solvers that test_check.py checks in a child process: never imported by pytest.
+collect_ignore = ["check_gallery"]
+
 settings.register_profile(
     "ci", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )

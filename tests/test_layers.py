@@ -44,6 +44,8 @@ LAYERS: dict[str, int] = {
     "benchmark": STUDIES,
     "steps": STUDIES,
     "census/": STUDIES,
+    "checking/": STUDIES,
+    "testing": STUDIES,
     "diagram": PICTURES,
     "svg": PICTURES,
     "text": PICTURES,

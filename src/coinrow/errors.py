@@ -94,3 +94,12 @@ class CensusStoreError(CoinrowError):
 
 class SchedulerError(CoinrowError):
     """The Dask scheduler given for a census cannot be reached."""
+
+
+class CheckTargetError(CoinrowError):
+    """A solver to check cannot be used: the file is missing or does not compile, importing it
+    fails, no solver function is found in it, or the function takes the wrong arguments."""
+
+
+class RubricError(CoinrowError):
+    """A grading rubric cannot be used: not TOML, a missing key, or an unknown check."""
