@@ -8,10 +8,12 @@
 from __future__ import annotations
 
 from .analysis import GameAnalysis, MoveAnalysis, analyze
+from .checking import CheckResult, check
 from .engines import ENGINES
 from .engines.table import Table
 from .errors import (
     CensusStoreError,
+    CheckTargetError,
     CoinrowError,
     IllegalMoveError,
     InputFileError,
@@ -22,6 +24,7 @@ from .errors import (
     PictureError,
     RecordError,
     RowTooLongError,
+    RubricError,
     SchedulerError,
     StrategyFailedError,
     StrategyParameterError,
@@ -42,6 +45,8 @@ __version__ = "0.1.0"  # the one place the version is written (pyproject reads i
 __all__ = [
     "ENGINES",
     "CensusStoreError",
+    "CheckResult",
+    "CheckTargetError",
     "CoinrowError",
     "Game",
     "GameAnalysis",
@@ -59,6 +64,7 @@ __all__ = [
     "Record",
     "RecordError",
     "RowTooLongError",
+    "RubricError",
     "SchedulerError",
     "Solution",
     "StrategyFailedError",
@@ -74,6 +80,7 @@ __all__ = [
     "__version__",
     "analyze",
     "best_moves",
+    "check",
     "coerce_coins",
     "cooperative_total",
     "greedy_total",

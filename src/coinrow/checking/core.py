@@ -56,7 +56,7 @@ class Seed:
     source: str
 
 
-#: The seeds' worked examples (the first player's optimal totals are 15, 22, 8, 5 and 8).
+#: The seeds' worked examples (the first player's optimal totals are 15, 22, 8, 5 and 7).
 SEEDS = (
     Seed((5, 3, 7, 10), "the graded notebook and GeeksforGeeks: 15"),
     Seed((8, 15, 3, 7), "the graded notebook and GeeksforGeeks: 22, not greedy's 15"),
@@ -957,14 +957,18 @@ def _probe_sizes(run: _Run, result: CheckResult) -> None:
         result.sizes[n] = "passed" if kind is None else kind
 
 
+#: The longest row the growth fit times.
+MAX_GROWTH_N = 1 << 21
+
+
 def _growth(run: _Run, result: CheckResult) -> Growth:
     opts = run.options
-    deadline = max(run.until(0.95), time.monotonic() + opts.budget / 4)
+    deadline = max(run.until(0.95), time.monotonic() + max(opts.budget / 4, 2.0))
     cap = min(0.25, max(0.01, opts.budget / 60), opts.time_limit / 4)
     points: list[tuple[int, float]] = []
     exponential = False
     n = 8
-    while n <= opts.max_n and time.monotonic() < deadline:
+    while n <= MAX_GROWTH_N and time.monotonic() < deadline:
         outcome = run.runner.time_call(_random_row(run.rng, n))
         if outcome.kind != "ok":
             break

@@ -334,6 +334,9 @@ def _quiet() -> None:
 
 
 def _child(conn: Connection, target: Target, memory: int) -> None:
+    import gc
+
+    gc.freeze()  # the objects inherited from the parent: never traversed (nor copied) by gc
     _quiet()
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     signal.signal(signal.SIGALRM, _on_timer)
