@@ -1,13 +1,13 @@
 """Correct: memoised recursion (the seed notebook's "Implementation - Memoization")."""
 
 import sys
-from functools import lru_cache
+from functools import cache
 
 sys.setrecursionlimit(100_000)
 
 
 def optimalStrategyOfGame(arr, n):
-    @lru_cache(maxsize=None)
+    @cache
     def best(i, j):
         if i > j:
             return 0

@@ -107,8 +107,9 @@ def _rows_per_size(n: int) -> int:
 class Options:
     """How hard to check. ``time_limit``: seconds per call; ``memory_limit``: bytes the
     child may add; ``budget``: seconds for the whole check (stages share it: exhaustive up to
-    25 %, random up to 50 %, growth up to 95 % and at least a quarter; shrinking and diagnosis may use what is
-    left, and at least a fifth); ``alphabet`` and ``max_length``: the exhaustive family;
+    25 %, random up to 50 %, growth up to 95 % and at least a quarter of it or 2 s;
+    shrinking and diagnosis may use what is left, and at least a fifth); ``alphabet`` and
+    ``max_length``: the exhaustive family;
     ``max_n``: the longest random row; ``exact``: also Decimal and Fraction rows;
     ``complexity``: fit the growth; ``count_calls``: count the solver's calls too;
     ``sizes``: also try one random row of each of these lengths (the rubric's "memoised");
@@ -134,7 +135,9 @@ class Options:
         if self.memory_limit < 1 << 24:
             raise InvalidOptionError("the memory limit must be at least 16 MiB")
         if not 1 <= self.max_length <= 12 or not self.alphabet:
-            raise InvalidOptionError("the exhaustive length must be 1 to 12, the alphabet not empty")
+            raise InvalidOptionError(
+                "the exhaustive length must be 1 to 12, the alphabet not empty"
+            )
         if not 10 <= self.max_n <= 10_000_000:
             raise InvalidOptionError("the longest random row must be 10 to 10,000,000 coins")
 
@@ -459,7 +462,11 @@ class _Run:
             while position < len(batch):
                 got = self.runner.run(batch[position:])
                 for row, outcome in zip(batch[position:], got, strict=False):
-                    yield row, outcome, judge(outcome, expected_answer(row, self.answer), self.answer)
+                    yield (
+                        row,
+                        outcome,
+                        judge(outcome, expected_answer(row, self.answer), self.answer),
+                    )
                 position += len(got)
 
     def fails(self, row: Sequence[Value]) -> tuple[Outcome, str] | None:
@@ -622,7 +629,8 @@ def _next_time(times: list[tuple[int, float]], n: int) -> float:
         return times[-1][1] * (n / times[-1][0]) ** 2
     (n1, t1), (n2, t2) = times[-2], times[-1]
     slope = max(1.0, math.log(max(t2, 1e-6) / max(t1, 1e-6)) / math.log(n2 / n1))
-    return t2 * (n / n2) ** slope
+    guess: float = t2 * (n / n2) ** slope
+    return guess
 
 
 # ---------------------------------------------------------------------------------------
@@ -672,9 +680,7 @@ def _shrink(
     best: tuple[tuple[Value, ...], Outcome, str] = (row, outcome, kind)
     if stage in ("seeds", "edge"):
         length = min(len(row), run.options.max_length)
-        for candidate, got, failed in run.outcomes(
-            family(run.options.alphabet, length), deadline
-        ):
+        for candidate, got, failed in run.outcomes(family(run.options.alphabet, length), deadline):
             if failed is not None:
                 return candidate, got, failed
     if stage == "exhaustive":
@@ -885,8 +891,10 @@ def _explain(
     return unique
 
 
-def _numeric_hypotheses(answer: str, answered: list[tuple[tuple[Value, ...], Any]]) -> list[Diagnosis]:
-    found = []
+def _numeric_hypotheses(
+    answer: str, answered: list[tuple[tuple[Value, ...], Any]]
+) -> list[Diagnosis]:
+    found: list[Diagnosis] = []
     pairs = [(row, value) for row, value in answered if not isinstance(value, (bool, Unsendable))]
     if not pairs:
         return found
@@ -907,7 +915,9 @@ def _numeric_hypotheses(answer: str, answered: list[tuple[tuple[Value, ...], Any
             differs = differs or guess != right
         return differs
 
-    def as_answer(total: Callable[[tuple[Value, ...]], Value]) -> Callable[[tuple[Value, ...]], Any]:
+    def as_answer(
+        total: Callable[[tuple[Value, ...]], Value],
+    ) -> Callable[[tuple[Value, ...]], Any]:
         if answer == "total":
             return total
         return lambda row: 2 * total(row) - sum(row)
@@ -915,7 +925,9 @@ def _numeric_hypotheses(answer: str, answered: list[tuple[tuple[Value, ...], Any
     if answer == "total" and matches(lambda row: solved[row].margin):
         found.append(Diagnosis("margin_not_total", "returns the margin, not the total"))
     if answer == "margin" and matches(lambda row: solved[row].first_total):
-        found.append(Diagnosis("total_not_margin", "returns the first player's total, not the margin"))
+        found.append(
+            Diagnosis("total_not_margin", "returns the first player's total, not the margin")
+        )
     if matches(as_answer(lambda row: solved[row].second_total)):
         found.append(Diagnosis("second_total", "returns the second player's total"))
     for code, words, total in _hypotheses():
@@ -924,7 +936,9 @@ def _numeric_hypotheses(answer: str, answered: list[tuple[tuple[Value, ...], Any
     return found
 
 
-def _boolean_hypotheses(answer: str, answered: list[tuple[tuple[Value, ...], Any]]) -> list[Diagnosis]:
+def _boolean_hypotheses(
+    answer: str, answered: list[tuple[tuple[Value, ...], Any]]
+) -> list[Diagnosis]:
     pairs = [(row, bool(v)) for row, v in answered if isinstance(v, bool) or v in (0, 1)]
     if not pairs:
         return []
@@ -1007,7 +1021,7 @@ def _growth(run: _Run, result: CheckResult) -> Growth:
             growth = name_power(usable)
             growth.points = points
     if opts.count_calls:
-        _count_calls(run, growth, deadline + opts.budget * 0.05)
+        _count_calls(run, growth, time.monotonic() + max(opts.budget * 0.1, 1.0))
     growth.recursive = result.recursive
     return growth
 

@@ -88,11 +88,12 @@ def read_rubric(path: Path) -> Rubric:
 
     >>> import pathlib, tempfile
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "r.toml").write_text('[[item]]\\nname = "x"\\ncheck = "speedy"\\nmarks = 1\\n')
-    >>> read_rubric(folder / "r.toml")
+    >>> text = '[[item]]\\nname = "x"\\ncheck = "speedy"\\nmarks = 1\\n'
+    >>> _ = (folder / "r.toml").write_text(text)
+    >>> read_rubric(folder / "r.toml")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    coinrow.errors.RubricError: ...r.toml: item 1 ('x'): unknown check 'speedy'; checks are: correct, seeds, edge, exhaustive, random, memoised, bottom_up, polynomial, linear, no_mutation
+    coinrow.errors.RubricError: ...r.toml: item 1 ('x'): unknown check 'speedy'; checks are: ...
     """
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -110,7 +111,9 @@ def parse_rubric(data: dict[str, Any], where: str = "rubric") -> Rubric:
     known = {"title", "answer", "size", "item"}
     unknown = sorted(set(data) - known)
     if unknown:
-        raise RubricError(f"{where}: unknown key {unknown[0]!r}; keys are: {', '.join(sorted(known))}")
+        raise RubricError(
+            f"{where}: unknown key {unknown[0]!r}; keys are: {', '.join(sorted(known))}"
+        )
     answer = data.get("answer")
     if answer is not None and answer not in ANSWERS:
         raise RubricError(f"{where}: unknown answer {answer!r}; answers are: {', '.join(ANSWERS)}")
@@ -216,14 +219,16 @@ def grade_one(path: Path, rubric: Rubric, options: Options) -> Grade:
     return Grade(student, path, result, "", marks)
 
 
-def grade(
-    folder: Path, rubric: Rubric, options: Options
-) -> Iterator[Grade]:
+def grade(folder: Path, rubric: Rubric, options: Options) -> Iterator[Grade]:
     """Grade every submission of a folder in turn (O(submissions x budget)); yields each
     :class:`Grade` as it is done, so a caller can show progress."""
     size = (rubric.size,) if any(i.check == "memoised" for i in rubric.items) else ()
     settings = Options(
-        **{**options.__dict__, "sizes": size, "complexity": options.complexity or rubric.needs_growth}
+        **{
+            **options.__dict__,
+            "sizes": size,
+            "complexity": options.complexity or rubric.needs_growth,
+        }
     )
     for path in submissions(folder):
         yield grade_one(path, rubric, settings)
@@ -336,4 +341,3 @@ def safe_name(student: str) -> str:
     'ann_smith_.._x'
     """
     return re.sub(r"[^\w.-]", "_", student) or "student"
-

@@ -142,9 +142,7 @@ def name_exponential(points: Sequence[tuple[int, float]]) -> Growth:
     """
     fit = fit_line([n for n, _ in points], [math.log(t) for _, t in points])
     base = round(math.exp(fit.slope), 6)
-    return Growth(
-        "exponential", base, math.exp(fit.low), math.exp(fit.high), list(points)
-    )
+    return Growth("exponential", base, math.exp(fit.low), math.exp(fit.high), list(points))
 
 
 def calls_note(calls: Sequence[tuple[int, int]], recursive: bool) -> str:
@@ -153,12 +151,13 @@ def calls_note(calls: Sequence[tuple[int, int]], recursive: bool) -> str:
     >>> calls_note([(8, 200), (10, 800), (12, 3200)], True)
     'about 2.00^n calls: memoisation missing'
     >>> calls_note([(8, 36), (16, 136), (32, 528)], True)
-    'about n^1.9 calls (recursive, memoised)'
+    'about n^2.0 calls (recursive, memoised)'
     >>> calls_note([(8, 1), (16, 1)], False)
     'no recursion (1 call per solve at n = 16)'
     """
     if not recursive:
-        return f"no recursion ({calls[-1][1]:,} call{'s' * (calls[-1][1] != 1)} per solve at n = {calls[-1][0]:,})"
+        n, count = calls[-1]
+        return f"no recursion ({count:,} call{'s' * (count != 1)} per solve at n = {n:,})"
     (n1, c1), (n2, c2) = calls[-2], calls[-1]
     per_coin = (c2 / max(c1, 1)) ** (1 / (n2 - n1))
     if n2 - n1 <= 4 and per_coin > 1.4:

@@ -163,7 +163,7 @@ class Outcome:
     seconds: float = 0.0
 
 
-class _CallTimeout(BaseException):  # noqa: N818  (not an error of the solver: our timer)
+class _CallTimeout(BaseException):
     """Raised in the child by the call's timer; a BaseException so ``except Exception`` in
     the solver does not swallow it."""
 
@@ -196,17 +196,17 @@ def _load(target: Target) -> tuple[Callable[[list[Any]], Any], Loaded, str | Non
             ) from None
     where = str(target.path) if target.path is not None else target.module
     if target.name:
-        func = _lookup(module, target.name)
-        if func is None:
+        named = _lookup(module, target.name)
+        if named is None:
             raise CheckTargetError(f"{where}: no function {target.name!r}")
-        return _adapt(func, target.name, picked=False)
+        return _adapt(named, target.name, picked=False)
     for name in SOLVER_NAMES:
-        func = _lookup(module, name)
-        if func is None:
-            func = _lookup(module, f"Solution.{name}")
+        found = _lookup(module, name)
+        if found is None:
+            found = _lookup(module, f"Solution.{name}")
             name = f"Solution.{name}"
-        if func is not None:
-            return _adapt(func, name, picked=True)
+        if found is not None:
+            return _adapt(found, name, picked=True)
     shown = ", ".join(SOLVER_NAMES[:6])
     raise CheckTargetError(
         f"{where}: no solver function found (looked for {shown}, ... and a Solution class); "
@@ -316,7 +316,7 @@ def _limit_memory(memory: int) -> None:
 
         with open("/proc/self/statm") as statm:
             current = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
         limit = current + memory
         if hard != resource.RLIM_INFINITY:
             limit = min(limit, hard)
@@ -379,7 +379,9 @@ def _call(solver: Callable[[list[Any]], Any], row: Sequence[Any], limit: float) 
         message = _text(error)
         return Outcome("raised", error=type(error).__name__, message=message)
     seconds = time.process_time() - start
-    mutated = len(given) != len(row) or any(a is not b and a != b for a, b in zip(given, row))
+    mutated = len(given) != len(row) or any(
+        a is not b and a != b for a, b in zip(given, row, strict=True)
+    )
     return Outcome("ok", _portable(value), mutated=mutated, seconds=seconds)
 
 
@@ -543,8 +545,9 @@ class Runner:
         if message[0] == "error":
             self.close()
             raise CheckTargetError(message[1])
-        self.loaded = message[1]
-        return message[1]
+        loaded: Loaded = message[1]
+        self.loaded = loaded
+        return loaded
 
     def close(self) -> None:
         """Stop the child (O(1))."""

@@ -20,7 +20,7 @@ from ..checking.grading import (
     safe_name,
     student_html,
 )
-from ..numbers import format_value
+from ..numbers import Value, format_value
 from . import app, fail, print_json
 
 #: Longest failing row whose triangle is printed.
@@ -127,8 +127,10 @@ def print_result(result: CheckResult, console: Console) -> None:
     if failure is not None:
         coins = ", ".join(format_value(c) for c in failure.coins)
         console.print(f"[bold red]Smallest failing row[/] ({failure.stage}): [{escape(coins)}]")
-        console.print(f"  expected {escape(format_value_any(failure.expected))}, got "
-                      f"{escape(failure.got_text)}")
+        console.print(
+            f"  expected {escape(format_value_any(failure.expected))}, got "
+            f"{escape(failure.got_text)}"
+        )
         if failure.optimal_line:
             console.print(f"  one optimal line: {failure.optimal_line}")
         if len(failure.coins) <= TRIANGLE_LIMIT:
@@ -145,10 +147,10 @@ def print_result(result: CheckResult, console: Console) -> None:
     console.print(f"{verdict} in {result.seconds:.1f} s")
 
 
-def format_value_any(value: object) -> str:
+def format_value_any(value: Value | bool) -> str:
     if isinstance(value, bool):
         return str(value)
-    return format_value(value)  # type: ignore[arg-type]
+    return format_value(value)
 
 
 def _batch(
@@ -187,4 +189,6 @@ def _batch(
             escape(note),
         )
     console.print(table)
-    console.print(f"Wrote {out / 'grades.csv'}, {out / 'report.json'} and {len(grades)} HTML reports.")
+    console.print(
+        f"Wrote {out / 'grades.csv'}, {out / 'report.json'} and {len(grades)} HTML reports."
+    )
