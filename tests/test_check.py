@@ -152,6 +152,40 @@ def test_floats_lose_precision_on_large_ints() -> None:
     assert result.diagnosis[0].code == "float"
 
 
+def test_negative_coins_crashes_none_and_memory() -> None:
+    negative = check(str(GALLERY / "non_negative.py"), **QUICK)
+    assert negative.failure is not None and negative.failure.coins == (-1,)
+    assert [d.code for d in negative.diagnosis] == ["negative_coins"]
+    assert negative.diagnosis[0].text.startswith("assumes non-negative coins")
+    crash = check(str(GALLERY / "crashes.py"), **QUICK)
+    assert crash.failure is not None and crash.failure.kind == "crash"
+    assert crash.failure.coins == (0, 0, 0, 0)  # the first row of 4 coins
+    assert crash.failure.got_text == "the process died (killed by SIGKILL)"
+    none = check(str(GALLERY / "returns_none.py"), **QUICK)
+    assert none.diagnosis[0].text == "returns None, not a number"
+    settings = {**QUICK, "memory_limit": 64 << 20, "time_limit": 3.0}
+    memory = check(str(GALLERY / "memory_hog.py"), **settings)
+    assert memory.failure is not None and memory.failure.kind == "memory"
+    assert memory.diagnosis[0].text == "runs out of memory (64 MiB) on 1 coin"
+
+
+def test_recursion_depth_is_a_finding_with_its_length() -> None:
+    settings = {**QUICK, "budget": 8.0, "time_limit": 1.0, "max_length": 3, "max_n": 1000}
+    result = check(str(GALLERY / "memo_no_limit.py"), **settings)
+    failure = result.failure
+    assert failure is not None and (failure.stage, failure.error) == ("random", "RecursionError")
+    assert failure.found_n == 1000 and 300 < len(failure.coins) < 1000
+    assert set(failure.coins) == {0}
+    assert [d.text for d in result.diagnosis] == [
+        f"recursion depth exceeded at n = {len(failure.coins):,}"
+    ]
+    assert result.summary().endswith(
+        f"({len(failure.coins):,} coins): expected 0, got raised "
+        "RecursionError: maximum recursion depth exceeded in "
+        f"comparison (recursion depth exceeded at n = {len(failure.coins):,})"
+    )
+
+
 def test_a_live_function_and_assert_solver() -> None:
     def total(coins: list[int]) -> int:
         return coinrow.solve(coins).first_total

@@ -208,6 +208,20 @@ class Failure:
         }
 
 
+def row_text(coins: Sequence[Value], shown: int = 20) -> str:
+    """A row as ``[1, 2, 3]``, or its first and last coins and its length when long (O(1)).
+
+    >>> row_text([1, 2, 3]), row_text(range(100), 4)
+    ('[1, 2, 3]', '[0, 1, ..., 98, 99] (100 coins)')
+    """
+    if len(coins) <= shown:
+        return "[" + ", ".join(format_value(c) for c in coins) + "]"
+    half = shown // 2
+    head = ", ".join(format_value(c) for c in coins[:half])
+    tail = ", ".join(format_value(c) for c in coins[-half:])
+    return f"[{head}, ..., {tail}] ({len(coins):,} coins)"
+
+
 def _value_text(value: Any) -> str:
     if isinstance(value, Unsendable):
         return f"a {value.type_name} (cannot be shown)"
@@ -296,7 +310,7 @@ class CheckResult:
             growth = f" ({self.growth.growth})" if self.growth else ""
             return f"{self.function} passed{growth}"
         f = self.failure
-        coins = "[" + ", ".join(format_value(c) for c in f.coins) + "]"
+        coins = row_text(f.coins)
         words = "; ".join(d.text for d in self.diagnosis)
         return (
             f"{self.function} failed on {coins}: expected {_value_text(f.expected)}, "
@@ -317,7 +331,7 @@ class CheckResult:
             )
         if self.failure is not None:
             f = self.failure
-            lines.append(f"smallest failing row: {list(map(format_value, f.coins))}")
+            lines.append(f"smallest failing row: {row_text(f.coins)}")
             lines.append(f"  expected {_value_text(f.expected)}, got {f.got_text}")
             if f.optimal_line:
                 lines.append(f"  one optimal line: {f.optimal_line}")
@@ -357,14 +371,13 @@ def html_report(result: CheckResult, extra: str = "") -> str:
     parts.append("</tbody></table>")
     f = result.failure
     if f is not None:
-        coins = ", ".join(format_value(c) for c in f.coins)
         parts.append(
-            f"<p>Smallest failing row: <code>[{e(coins)}]</code>; expected "
+            f"<p>Smallest failing row: <code>{e(row_text(f.coins))}</code>; expected "
             f"<code>{e(_value_text(f.expected))}</code>, got <code>{e(f.got_text)}</code>"
             + (f"; one optimal line <code>{e(f.optimal_line)}</code>" if f.optimal_line else "")
             + "</p>"
         )
-        parts.append(repr_html(coins, f.coins, highlight=f.optimal_line or None))
+        parts.append(repr_html(row_text(f.coins), f.coins, highlight=f.optimal_line or None))
     if result.diagnosis:
         parts.append("<ul>" + "".join(f"<li>{e(d.text)}</li>" for d in result.diagnosis))
         parts.append("</ul>")
@@ -691,13 +704,15 @@ def _shrink(
         if not candidate or time.monotonic() > deadline:
             return False
         found = run.fails(candidate)
-        if found is None:
-            return False
+        if found is None or found[1] != kind or found[0].error != outcome.error:
+            return False  # passes, or fails another way (a timeout while shrinking...)
         best = (candidate, found[0], found[1])
         return True
 
     current = row
-    # Long rows: the shortest failing prefix by bisection, then the shortest suffix of it.
+    if len(current) > 16 and still(tuple(0 * coin for coin in current)):
+        current = best[0]  # a long row of zeros: its length is what fails
+    # Long rows: the shortest failing prefix by bisection.
     if len(current) > 64:
         low, high = 1, len(current)
         while low < high and time.monotonic() < deadline:
@@ -864,18 +879,19 @@ def _explain(
                 + (" (beyond 2^53)" if big else ""),
             )
         )
-    elif failing and all(any(abs(c) > 2**53 for c in row) for row in failing):
+    elif len(failing) >= 2 and all(any(abs(c) > 2**53 for c in row) for row in failing):
         found.append(Diagnosis("large_ints", "fails only on large ints (beyond 2^53)"))
     if answer in ("total", "margin"):
         found += _numeric_hypotheses(answer, answered)
     else:
         found += _boolean_hypotheses(answer, answered)
-    if failing and passing:
-        if all(len(row) % 2 for row in failing) and any(len(row) % 2 == 0 for row in passing):
+    others = [row for row in failing if row != failure.coins]
+    if len(others) >= 2 and passing:
+        if all(len(row) % 2 for row in others) and any(len(row) % 2 == 0 for row in passing):
             found.append(Diagnosis("odd_lengths", "fails only on odd lengths"))
-        elif all(len(row) % 2 == 0 for row in failing) and any(len(r) % 2 for r in passing):
+        elif all(len(row) % 2 == 0 for row in others) and any(len(r) % 2 for r in passing):
             found.append(Diagnosis("even_lengths", "fails only on even lengths"))
-        if all(min(row) < 0 for row in failing) and any(min(r) >= 0 for r in passing):
+        if all(min(row) < 0 for row in others) and any(min(r) >= 0 for r in passing):
             found.append(
                 Diagnosis(
                     "negative_coins",

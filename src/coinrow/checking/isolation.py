@@ -603,8 +603,15 @@ class Runner:
             received = 0
             while received < len(chunk):
                 got = self._receive(self.time_limit + GRACE_SECONDS + FLUSH_SECONDS)
-                if isinstance(got, Outcome):  # hang or crash: the chunk is abandoned
-                    outcomes.append(got)
+                if isinstance(got, Outcome):  # hang or crash: which row? one at a time
+                    if len(chunk) - received == 1:
+                        outcomes.append(got)
+                        return outcomes
+                    for row in chunk[received:]:
+                        single = self.run([row])
+                        outcomes.extend(single)
+                        if single[-1].kind != "ok":
+                            return outcomes
                     return outcomes
                 outcomes.extend(got)
                 received += len(got)

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from ..checking.core import ANSWERS, CheckResult, Options, check
+from ..checking.core import ANSWERS, CheckResult, Options, check, row_text
 from ..checking.grading import (
     Grade,
     csv_text,
@@ -125,8 +125,8 @@ def print_result(result: CheckResult, console: Console) -> None:
     console.print(table)
     failure = result.failure
     if failure is not None:
-        coins = ", ".join(format_value(c) for c in failure.coins)
-        console.print(f"[bold red]Smallest failing row[/] ({failure.stage}): [{escape(coins)}]")
+        coins = row_text(failure.coins)
+        console.print(f"[bold red]Smallest failing row[/] ({failure.stage}): {escape(coins)}")
         console.print(
             f"  expected {escape(format_value_any(failure.expected))}, got "
             f"{escape(failure.got_text)}"

@@ -1,0 +1,17 @@
+"""Correct on short rows, but a memoised recursion without a higher recursion limit."""
+
+from functools import lru_cache
+
+
+def maxCoins(coins):
+    prefix = [0]
+    for coin in coins:
+        prefix.append(prefix[-1] + coin)
+
+    @lru_cache(maxsize=None)
+    def best(i, j):
+        if i > j:
+            return 0
+        return prefix[j + 1] - prefix[i] - min(best(i + 1, j), best(i, j - 1))
+
+    return best(0, len(coins) - 1)

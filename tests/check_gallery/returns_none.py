@@ -1,0 +1,6 @@
+"""Wrong: forgets to return."""
+
+
+def maxCoins(coins):
+    dp = sum(coins)
+    dp += 0
