@@ -11,6 +11,7 @@ import importlib.util
 import itertools
 import json
 import time
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -190,7 +191,7 @@ def test_a_live_function_and_assert_solver() -> None:
     def total(coins: list[int]) -> int:
         return coinrow.solve(coins).first_total
 
-    assert assert_solver(total, budget=2, max_length=4).passed
+    assert assert_solver(total, budget=1, max_length=4, exact=True).passed
 
     def margin(coins: list[int]) -> int:
         return coinrow.solve(coins).margin
@@ -199,7 +200,10 @@ def test_a_live_function_and_assert_solver() -> None:
         AssertionError, match=r"margin failed on \[1, 1\]: expected 1, got 0 \(returns the margin"
     ):
         assert_solver(margin, budget=2, max_length=4)
-    assert assert_solver(margin, answer="margin", budget=2, max_length=4).passed
+    assert assert_solver(margin, answer="margin", budget=1, max_length=4).passed
+    floor = check(str(GALLERY / "linear_memory.py"), **{**QUICK, "exact": True})
+    assert floor.failure is not None and floor.failure.stage == "edge"
+    assert floor.failure.coins == (Decimal("0.3"),)  # its // 2 floors 0.3 + 0.3 to 0
 
 
 def test_json_keys_and_html() -> None:

@@ -1,6 +1,6 @@
 """Correct on short rows, but a memoised recursion without a higher recursion limit."""
 
-from functools import lru_cache
+from functools import cache
 
 
 def maxCoins(coins):
@@ -8,7 +8,7 @@ def maxCoins(coins):
     for coin in coins:
         prefix.append(prefix[-1] + coin)
 
-    @lru_cache(maxsize=None)
+    @cache
     def best(i, j):
         if i > j:
             return 0

@@ -46,7 +46,7 @@ CHECKS: dict[str, str] = {
     "edge": "the edge cases",
     "exhaustive": "every small row",
     "random": "random rows up to where the budget ended",
-    "memoised": "correct, and right on one row of `size` coins within the time limit",
+    "memoised": "correct, and right on one random row of the rubric's size within the time limit",
     "bottom_up": "correct, and none of its functions recurses",
     "polynomial": "correct, and its time does not grow exponentially",
     "linear": "correct, and its time grows as O(n) or O(n log n)",
