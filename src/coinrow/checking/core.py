@@ -449,7 +449,14 @@ def judge(outcome: Outcome, expected: Value | bool, answer: str) -> str | None:
 class _Run:
     """One check in progress: the runner, the answer convention and the clock."""
 
-    def __init__(self, runner: Runner, answer: str, options: Options) -> None:
+    def __init__(
+        self,
+        runner: Runner,
+        answer: str,
+        options: Options,
+        progress: Callable[[str], None] | None = None,
+    ) -> None:
+        self.progress = progress or (lambda text: None)
         self.runner = runner
         self.answer = answer
         self.options = options
@@ -504,13 +511,15 @@ def check(
     *,
     answer: str | None = None,
     options: Options | None = None,
+    progress: Callable[[str], None] | None = None,
     **settings: Any,
 ) -> CheckResult:
     """Check a solver for the coins game: ``solver`` is a function (or a method's class
     instance-free function), or the text ``FILE.py[:FUNCTION]`` / ``module:function``.
     ``answer``: one of :data:`ANSWERS` (default: from the function's name, else
     ``"total"``). ``settings`` are :class:`Options` fields (``budget=5``, ``time_limit=1``).
-    Runs in a child process within the budget: O(budget).
+    Runs in a child process within the budget: O(budget). ``progress``, when given, is
+    called with a few words at each step (``"stage seeds"``, ``"shrinking"``...).
 
     Raises :class:`coinrow.CheckTargetError` when the solver cannot be loaded or takes the
     wrong arguments.
@@ -554,12 +563,13 @@ def check(
             stages=[StageResult(name) for name in STAGES],
             options=opts,
         )
-        run = _Run(runner, chosen, opts)
+        run = _Run(runner, chosen, opts, progress)
         _stages(run, result)
         if result.failure is None:
             _probe_recursion(run, result)
             _probe_sizes(run, result)
             if opts.complexity:
+                run.progress("timing on growing rows")
                 result.growth = _growth(run, result)
         result.seconds = time.monotonic() - run.start
     return result
@@ -573,6 +583,7 @@ def _stages(run: _Run, result: CheckResult) -> None:
         ("exhaustive", family(opts.alphabet, opts.max_length), run.until(0.25)),
     ]
     for name, rows, deadline in sources:
+        run.progress(f"stage {name}")
         stage = result.stage(name)
         stage.status = "passed"
         for row, outcome, kind in run.outcomes(rows, deadline):
@@ -593,6 +604,7 @@ def _random_row(rng: random.Random, n: int) -> list[int]:
 
 
 def _random_stage(run: _Run, result: CheckResult) -> None:
+    run.progress("stage random")
     stage = result.stage("random")
     stage.status = "passed"
     deadline = run.until(0.5)
@@ -660,6 +672,7 @@ def _fail(
 ) -> None:
     for later in result.stages[STAGES.index(stage) + 1 :]:
         later.status = "skipped"
+    run.progress("shrinking the failing row and diagnosing")
     deadline = time.monotonic() + max(run.left(), run.options.budget / 5)
     found_n = len(row)
     smallest, outcome, kind = _shrink(run, stage, row, outcome, kind, deadline)
@@ -1037,6 +1050,7 @@ def _growth(run: _Run, result: CheckResult) -> Growth:
             growth = name_power(usable)
             growth.points = points
     if opts.count_calls:
+        run.progress("counting calls")
         _count_calls(run, growth, time.monotonic() + max(opts.budget * 0.1, 1.0))
     growth.recursive = result.recursive
     return growth

@@ -96,7 +96,18 @@ def check_command(
             fail(f"--rubric grades a folder of submissions; {target} is not a folder")
         _batch(Path(target), rubric, out, options, as_json, console)
         return
-    result = check(target, answer=answer, options=options)
+    err = Console(stderr=True)
+    if as_json or not err.is_terminal:
+        result = check(target, answer=answer, options=options)
+    else:
+        shown = escape(target)
+        with err.status(f"checking {shown} (budget {budget:g} s)") as status:
+            result = check(
+                target,
+                answer=answer,
+                options=options,
+                progress=lambda text: status.update(f"checking {shown}: {text}"),
+            )
     if as_json:
         print_json(result.to_dict())
     else:
