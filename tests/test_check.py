@@ -206,6 +206,11 @@ def test_a_live_function_and_assert_solver() -> None:
     assert floor.failure.coins == (Decimal("0.3"),)  # its // 2 floors 0.3 + 0.3 to 0
 
 
+def test_a_module_function_target() -> None:
+    result = check("oracle:first_total", **QUICK)  # tests/ is on the path of the child too
+    assert result.passed and (result.function, result.picked) == ("first_total", False)
+
+
 def test_json_keys_and_html() -> None:
     result = check(str(GALLERY / "greedy.py"), **QUICK)
     data = json.loads(json.dumps(result.to_dict()))
@@ -333,6 +338,12 @@ def test_batch_grades_twenty_submissions(tmp_path: Path) -> None:
     assert all(row["status"] == "error" and row["total"] == "0" for row in rows[16:])
     report = json.loads((out / "report.json").read_text())
     assert [s["student"] for s in report["students"]] == [row["student"] for row in rows]
+    assert report["out_of"] == 12 and report["students"][4]["result"]["failure"]["coins"] == [
+        0,
+        0,
+        2,
+        1,
+    ]
     page = (out / "s04_greedy.html").read_text()
     assert "<svg" in page and "takes the larger end (greedy)" in page
 

@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .analysis import GameAnalysis, MoveAnalysis, analyze
-from .checking import CheckResult, check
 from .engines import ENGINES
 from .engines.table import Table
 from .errors import (
@@ -39,6 +40,19 @@ from .numbers import Value, coerce_coins, parse_coins
 from .record import Record, parse_records, read_records
 from .solution import Solution, best_moves, solve
 from .strategies import Optimal, cooperative_total, greedy_total, parity_total
+
+if TYPE_CHECKING:
+    from .checking import CheckResult, check
+
+
+def __getattr__(name: str) -> Any:
+    """``coinrow.check`` and ``coinrow.CheckResult`` load :mod:`coinrow.checking` when first
+    used (it needs multiprocessing, which ``import coinrow`` does not)."""
+    if name in ("check", "CheckResult"):
+        from . import checking
+
+        return getattr(checking, name)
+    raise AttributeError(f"module 'coinrow' has no attribute {name!r}")
 
 __version__ = "0.1.0"  # the one place the version is written (pyproject reads it)
 

@@ -20,7 +20,6 @@ import contextlib
 import importlib.util
 import inspect
 import itertools
-import multiprocessing
 import os
 import pickle
 import signal
@@ -28,12 +27,14 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import CheckTargetError
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
 
 #: Names solver functions have on the usual sites (GeeksforGeeks, LeetCode 486/877, EDPC L,
 #: the seed tutorials), tried in this order when no function is named.
@@ -522,6 +523,8 @@ class Runner:
         cannot be loaded."""
         if not hasattr(os, "fork"):
             raise CheckTargetError("checking a solver needs fork() (Linux or macOS)")
+        import multiprocessing  # here: it costs start-up time of every coinrow import
+
         context = multiprocessing.get_context("fork")
         parent, child = context.Pipe()
         process = context.Process(
