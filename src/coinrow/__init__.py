@@ -54,6 +54,7 @@ def __getattr__(name: str) -> Any:
         return getattr(checking, name)
     raise AttributeError(f"module 'coinrow' has no attribute {name!r}")
 
+
 __version__ = "0.1.0"  # the one place the version is written (pyproject reads it)
 
 __all__ = [
