@@ -1026,6 +1026,7 @@ def _growth(run: _Run, result: CheckResult) -> Growth:
     if exponential:
         points = []
         n = 4
+        deadline = max(deadline, time.monotonic() + 1.0)
         while time.monotonic() < deadline:
             outcome = run.runner.time_call(_random_row(run.rng, n))
             if outcome.kind != "ok":

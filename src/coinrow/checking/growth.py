@@ -88,6 +88,8 @@ class Growth:
 
     def text(self) -> str:
         """One line: ``O(n^2): time ~ n^2.03 (95 % band 1.95 to 2.11)`` (O(1))."""
+        if self.growth == "exponential" and not math.isfinite(self.slope):
+            return "exponential (too few sizes within the budget to fit its base)"
         if self.growth == "exponential":
             return (
                 f"exponential: time ~ {self.slope:.2f}^n "

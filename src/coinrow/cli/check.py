@@ -154,6 +154,11 @@ def print_result(result: CheckResult, console: Console) -> None:
         console.print(f"Growth: {escape(result.growth.text())}")
         if result.growth.calls_note:
             console.print(f"Calls: {escape(result.growth.calls_note)}")
+        if result.growth.growth == "exponential":
+            console.print(
+                "[bold yellow]Flag:[/] exponential time: right, but unusable beyond a few "
+                "dozen coins (memoise the recursion or fill a table)"
+            )
     verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
     console.print(f"{verdict} in {result.seconds:.1f} s")
 
