@@ -568,7 +568,7 @@ def check(
         if result.failure is None:
             _probe_recursion(run, result)
             _probe_sizes(run, result)
-            if opts.complexity:
+            if opts.complexity or opts.count_calls:
                 run.progress("timing on growing rows")
                 result.growth = _growth(run, result)
         result.seconds = time.monotonic() - run.start
@@ -1011,6 +1011,9 @@ def _growth(run: _Run, result: CheckResult) -> Growth:
     points: list[tuple[int, float]] = []
     exponential = False
     n = 8
+    if not opts.complexity:  # only the calls are counted
+        growth = Growth("not measured", math.nan, math.nan, math.nan, [], "timing off")
+        n = MAX_GROWTH_N + 1
     while n <= MAX_GROWTH_N and time.monotonic() < deadline:
         outcome = run.runner.time_call(_random_row(run.rng, n))
         if outcome.kind != "ok":
@@ -1041,7 +1044,7 @@ def _growth(run: _Run, result: CheckResult) -> Growth:
             if len(usable) >= 3
             else Growth("exponential", math.nan, math.nan, math.nan, points, "few points")
         )
-    else:
+    elif opts.complexity:
         usable = [p for p in points if p[1] >= 5e-5][-6:]
         if len(usable) < 3:
             usable = points[-4:]

@@ -95,8 +95,8 @@ class Growth:
                 f"exponential: time ~ {self.slope:.2f}^n "
                 f"(95 % band {self.low:.2f} to {self.high:.2f})"
             )
-        if self.growth == "unknown":
-            return f"unknown: {self.note}"
+        if self.growth in ("unknown", "not measured"):
+            return f"{self.growth}: {self.note}"
         return (
             f"{self.growth}: time ~ n^{self.slope:.2f} "
             f"(95 % band {self.low:.2f} to {self.high:.2f})"
