@@ -30,6 +30,8 @@ BASE, ENGINES, MODEL, STUDIES, PICTURES, FACADE, SHELLS = range(7)
 LAYERS: dict[str, int] = {
     "errors": BASE,
     "numbers": BASE,
+    "rules": BASE,
+    "variants": MODEL,
     "engines/": ENGINES,
     "game": MODEL,
     "solution": MODEL,

@@ -22,6 +22,7 @@ from .errors import (
     PictureError,
     RecordError,
     RowTooLongError,
+    RulesError,
     SchedulerError,
     StrategyFailedError,
     StrategyParameterError,
@@ -30,10 +31,12 @@ from .errors import (
     TableTooLargeError,
     UnknownEngineError,
     UnknownStrategyError,
+    UnsupportedRulesError,
 )
 from .game import Game, Move, Position, TranscriptRow
 from .numbers import Value, coerce_coins, parse_coins
 from .record import Record, parse_records, read_records
+from .rules import Rules
 from .solution import Solution, best_moves, solve
 from .strategies import Optimal, cooperative_total, greedy_total, parity_total
 
@@ -59,6 +62,8 @@ __all__ = [
     "Record",
     "RecordError",
     "RowTooLongError",
+    "Rules",
+    "RulesError",
     "SchedulerError",
     "Solution",
     "StrategyFailedError",
@@ -70,6 +75,7 @@ __all__ = [
     "TranscriptRow",
     "UnknownEngineError",
     "UnknownStrategyError",
+    "UnsupportedRulesError",
     "Value",
     "__version__",
     "analyze",

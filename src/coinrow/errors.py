@@ -94,3 +94,11 @@ class CensusStoreError(CoinrowError):
 
 class SchedulerError(CoinrowError):
     """The Dask scheduler given for a census cannot be reached."""
+
+
+class RulesError(CoinrowError):
+    """Rules of the game that are unknown or malformed (``take:0``, ``pizza``)."""
+
+
+class UnsupportedRulesError(RulesError):
+    """Valid rules that do not apply to what was asked (a subgame table of the pizza)."""
