@@ -185,8 +185,8 @@ class Rules:
 
     @property
     def single_coin_moves(self) -> bool:
-        """True when every move takes one end coin, written ``L`` or ``R`` (O(1))."""
-        return self.kind not in ("take", "both-ends") or self.take == 1
+        """True when every move is ``L`` or ``R`` and takes one coin (O(1))."""
+        return self.kind not in ("take", "both-ends")
 
 
 def _take(parameter: str, spelled: str) -> int | None:

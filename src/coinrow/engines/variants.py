@@ -18,10 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from itertools import accumulate
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from ..errors import SubgameError, UnsupportedRulesError
-from ..numbers import Value, zero_like
+from ..errors import SubgameError, TableTooLargeError, UnsupportedRulesError
+from ..numbers import (
+    Value,
+    coerce_coins,
+    exact_arithmetic,
+    format_value,
+    halve,
+    json_value,
+    zero_like,
+)
 from ..rules import Rules
 from . import reduction
 
@@ -80,6 +88,48 @@ def parse_move(rules: Rules, text: str) -> tuple[int, int]:
     raise UnsupportedRulesError(f"{text!r} is not a move of the rules {rules}")
 
 
+def join_moves(moves: Sequence[str]) -> str:
+    """One text for a line or a set of moves (O(len)): one-letter moves run together
+    (``LRL``), longer ones are separated by spaces (``L2 R1``), and the pizza's first slice
+    stands apart (``3 LRL``).
+
+    >>> join_moves(["L", "R"]), join_moves(["L2", "R1"]), join_moves(["3", "L", "R"])
+    ('LR', 'L2 R1', '3 LR')
+    """
+    if all(len(move) == 1 and move.isalpha() for move in moves):
+        return "".join(moves)
+    if moves[0].isdigit() and all(len(move) == 1 and move.isalpha() for move in moves[1:]):
+        return f"{moves[0]} {''.join(moves[1:])}".rstrip()
+    return " ".join(moves)
+
+
+def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
+    """The table of every subgame of a two-player interval variant (O(n^2); see
+    :class:`IntervalTable`); other rules raise :class:`~coinrow.errors.UnsupportedRulesError`.
+    ``coinrow.Table(coins, rules=...)`` calls it."""
+    if rules.kind not in INTERVAL_KINDS:
+        raise UnsupportedRulesError(
+            f"rules {rules} have no table of subgames (only {', '.join(INTERVAL_KINDS)})"
+        )
+    row = coerce_coins(coins)
+    cells = len(row) * (len(row) + 1) // 2
+    work = cells * (rules.take or len(row)) if rules.kind == "take" and rules.take else cells
+    if work > MAX_TABLE_WORK:
+        raise TableTooLargeError(
+            f"a table of {len(row):,} coins under {rules} fills about {work:,} subgames, over "
+            f"the limit of {MAX_TABLE_WORK:,}"
+        )
+    with exact_arithmetic():
+        return IntervalTable(row, rules)
+
+
+#: Rules whose subgames are intervals of the row with two players alternating.
+INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
+
+#: Most subgames (times K for ``take:K``) a variant table fills: about 4 GB of Python lists.
+MAX_TABLE_WORK = 5 * 10**7
+
+
 # --- the general interval DP ---------------------------------------------------------------
 
 
@@ -97,7 +147,7 @@ class IntervalTable:
     """
 
     def __init__(self, coins: Sequence[Value], rules: Rules) -> None:
-        if rules.kind not in ("plain", "misere", "stone-game-vii", "take", "both-ends"):
+        if rules.kind not in INTERVAL_KINDS:
             raise UnsupportedRulesError(f"rules {rules} are not a two-player interval game")
         self.coins = tuple(coins)
         self.rules = rules
@@ -208,7 +258,7 @@ class IntervalTable:
         code = self.codes[j - i][i]
         return move_text(self.rules, code % 3, code // 3)
 
-    def moves_of(self, i: int, j: int) -> tuple[str, ...]:
+    def optimal_moves_of(self, i: int, j: int) -> tuple[str, ...]:
         """Every optimal move in subgame i..j (O(moves))."""
         self._check(i, j)
         best = self.values[j - i][i]
@@ -218,7 +268,87 @@ class IntervalTable:
             if score - self._child(lo, hi) == best
         )
 
-    def line(self) -> tuple[str, ...]:
+    def moves_of(self, i: int, j: int) -> str:
+        """Every optimal move in subgame i..j as one text (see :func:`join_moves`) (O(moves))."""
+        return join_moves(self.optimal_moves_of(i, j))
+
+    def margin_of(self, i: int, j: int) -> Value:
+        """The mover's objective margin in subgame i..j, as :meth:`objective_of` (O(1))."""
+        return self.objective_of(i, j)
+
+    def total_of(self, i: int, j: int) -> Value:
+        """Sum of coins i..j (O(1))."""
+        self._check(i, j)
+        return self.prefix[j + 1] - self.prefix[i]
+
+    def value_of(self, i: int, j: int) -> Value:
+        """The coins the mover takes in subgame i..j under optimal play (O(1)); Stone Game
+        VII's points depend on the line, so its subgames have margins only.
+
+        >>> IntervalTable([1, 5, 2], Rules.parse("misere")).value_of(0, 2)
+        6
+        """
+        if self.rules.kind == "stone-game-vii":
+            raise UnsupportedRulesError(
+                "Stone Game VII subgames have margins only (margin_of); points follow the line"
+            )
+        objective, total = self.objective_of(i, j), self.total_of(i, j)
+        with exact_arithmetic():
+            both = total - objective if self.rules.kind == "misere" else total + objective
+            return halve(both)
+
+    def __repr__(self) -> str:
+        n = len(self.coins)
+        if not n:
+            return f"<Table of 0 coins under {self.rules}>"
+        return (
+            f"<Table of {n} coins under {self.rules}: first player's margin "
+            f"{format_value(self.objective_of(0, n - 1))}>"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(n^2)): ``rules``, ``coins``, ``margin`` (the first player's
+        objective margin), ``line``, and ``cells``, widest subgame first, each with ``i``,
+        ``j``, ``value`` (the coins the mover takes; null under Stone Game VII), ``margin``,
+        ``moves`` and ``player`` (``first`` or ``second``, who moves there).
+
+        >>> IntervalTable([1, 2, 3], Rules.parse("take:any")).to_dict()["cells"][0]
+        {'i': 0, 'j': 2, 'value': 6, 'margin': 6, 'moves': 'L3 R3', 'player': 'first'}
+        """
+        n = len(self.coins)
+        cells = []
+        points = self.rules.kind == "stone-game-vii"
+        for width in range(n - 1, -1, -1):
+            for i in range(n - width):
+                j = i + width
+                cells.append(
+                    {
+                        "i": i,
+                        "j": j,
+                        "value": None if points else json_value(self.value_of(i, j)),
+                        "margin": json_value(self.values[width][i]),
+                        "moves": self.moves_of(i, j),
+                        # take and both-ends moves take several coins: whose turn it is
+                        # depends on the line, so "player" is only given for one-coin moves
+                        "player": ("first", "second")[(n - 1 - width) % 2]
+                        if self.rules.single_coin_moves
+                        else None,
+                    }
+                )
+        return {
+            "rules": str(self.rules),
+            "coins": [json_value(coin) for coin in self.coins],
+            "margin": json_value(self.values[n - 1][0]) if n else 0,
+            "line": self.line if n else "",
+            "cells": cells,
+        }
+
+    @property
+    def line(self) -> str:
+        """One optimal line, first best move at each step, as one text (O(n))."""
+        return join_moves(self.optimal_line())
+
+    def optimal_line(self) -> tuple[str, ...]:
         """One optimal line from the whole row, first best move at each step (O(n))."""
         moves, lo, hi = [], 0, len(self.coins) - 1
         while lo <= hi:
@@ -276,12 +406,12 @@ def interval_solve(coins: Sequence[Value], rules: Rules) -> VariantResult:
     if not coins:
         return VariantResult((0, 0), 0, (), ())
     table = IntervalTable(coins, rules)
-    moves = table.line()
+    moves = table.optimal_line()
     return VariantResult(
         replay(coins, rules, moves),
         table.objective_of(0, len(coins) - 1),
         moves,
-        table.moves_of(0, len(coins) - 1),
+        table.optimal_moves_of(0, len(coins) - 1),
     )
 
 
