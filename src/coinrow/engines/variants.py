@@ -16,6 +16,7 @@ B), fewer coins before more.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -146,7 +147,7 @@ class IntervalTable:
     (6, 'R')
     """
 
-    def __init__(self, coins: Sequence[Value], rules: Rules) -> None:
+    def __init__(self, coins: Sequence[Value], rules: Rules, *, keep: bool = True) -> None:
         if rules.kind not in INTERVAL_KINDS:
             raise UnsupportedRulesError(f"rules {rules} are not a two-player interval game")
         self.coins = tuple(coins)
@@ -154,12 +155,23 @@ class IntervalTable:
         self.zero: Value = zero_like(list(coins[:1]))
         self.prefix: list[Value] = [self.zero, *accumulate(self.coins)]
         #: values[w][i] = O(i, i + w); codes[w][i] = 3 * count + side of its first best move.
-        self.values: list[list[Value]] = []
-        self.codes: list[list[int]] = []
-        if rules.kind == "take" and rules.take is None:
-            self._fill_take_any()
+        #: Without ``keep`` (a solve, not a table) a diagonal is dropped (None) once no move
+        #: reaches it, except its two ends, kept in ``edges`` for the whole row's first moves:
+        #: O(n * depth) values and 4 bytes of move code per subgame.
+        self.values: list[list[Value] | None] = []
+        self.codes: list[array[int]] = []
+        self.edges: list[tuple[Value, Value]] = []
+        self.keep = keep
+        self.depth = (
+            (rules.take or 1) if rules.kind == "take" else 2 if rules.kind == "both-ends" else 1
+        )
+        if rules.kind == "take":
+            if rules.take is None:
+                self._fill_take_any()
+            else:
+                self._fill_take()
         else:
-            self._fill()
+            self._fill_ends()
 
     def _moves(self, i: int, j: int) -> list[tuple[int, int, Value, int, int]]:
         """(side, count, score, child lo, child hi) of every move in subgame i..j, in tie order."""
@@ -183,25 +195,89 @@ class IntervalTable:
         return moves
 
     def _child(self, lo: int, hi: int) -> Value:
-        return self.values[hi - lo][lo] if lo <= hi else self.zero
+        if lo > hi:
+            return self.zero
+        values = self.values[hi - lo]
+        if values is None:
+            return self.edges[hi - lo][0 if lo == 0 else 1]
+        return values[lo]
 
-    def _fill(self) -> None:
-        n = len(self.coins)
+    def _store(self, width: int, values: list[Value], codes: array[int]) -> None:
+        self.values.append(values)
+        self.codes.append(codes)
+        self.edges.append((values[0], values[-1]))
+        if not self.keep and width > self.depth:
+            self.values[width - self.depth - 1] = None
+
+    def _fill_ends(self) -> None:
+        """One diagonal at a time, each move's value as a list (the same recurrence as
+        :meth:`_moves`, written out for speed): L, R, and B under ``both-ends``."""
+        n, prefix, zero, kind = len(self.coins), self.prefix, self.zero, self.rules.kind
+        coins = [-coin for coin in self.coins] if kind == "misere" else list(self.coins)
+        previous: list[Value] = []
+        before: list[Value] = []
         for width in range(n):
+            count = n - width
+            if kind == "stone-game-vii":
+                if width == 0:
+                    left, right = [zero] * count, [zero] * count
+                else:
+                    left = [
+                        prefix[i + width + 1] - prefix[i + 1] - previous[i + 1]
+                        for i in range(count)
+                    ]
+                    right = [prefix[i + width] - prefix[i] - previous[i] for i in range(count)]
+            elif width == 0:
+                left, right = coins[:], coins[:]
+            else:
+                left = [coins[i] - previous[i + 1] for i in range(count)]
+                right = [coins[i + width] - previous[i] for i in range(count)]
+            values = list(map(max, left, right))  # max keeps the left value on ties
+            codes = array("I", [3 if lv >= rv else 4 for lv, rv in zip(left, right, strict=True)])
+            if kind == "both-ends" and width:
+                both = [
+                    coins[i] + coins[i + width] - (before[i + 1] if width > 1 else zero)
+                    for i in range(count)
+                ]
+                for i, value in enumerate(both):
+                    if value > values[i]:
+                        values[i], codes[i] = value, 8
+            self._store(width, values, codes)
+            before, previous = previous, values
+
+    def _fill_take(self) -> None:
+        """take:K, one list per move (L1..LK, then R1..RK: the tie order) and diagonal."""
+        n, prefix, zero = len(self.coins), self.prefix, self.zero
+        most = self.rules.take or 1
+        for width in range(n):
+            count = n - width
             values: list[Value] = []
-            codes: list[int] = []
-            self.values.append(values)
-            self.codes.append(codes)
-            for i in range(n - width):
-                best: Value | None = None
-                code = 0
-                for side, count, score, lo, hi in self._moves(i, i + width):
-                    value = score - self._child(lo, hi)
-                    if best is None or value > best:
-                        best, code = value, 3 * count + side
-                assert best is not None
-                values.append(best)
-                codes.append(code)
+            codes = array("I")
+            for side in (0, 1):
+                for taken in range(1, min(most, width + 1) + 1):
+                    child = self.values[width - taken] if taken <= width else None
+                    if side == 0:
+                        scores = [
+                            prefix[i + taken]
+                            - prefix[i]
+                            - (child[i + taken] if child is not None else zero)
+                            for i in range(count)
+                        ]
+                    else:
+                        scores = [
+                            prefix[i + width + 1]
+                            - prefix[i + width + 1 - taken]
+                            - (child[i] if child is not None else zero)
+                            for i in range(count)
+                        ]
+                    code = 3 * taken + side
+                    if not values:
+                        values, codes = scores, array("I", [code]) * count
+                        continue
+                    for i, value in enumerate(scores):
+                        if value > values[i]:
+                            values[i], codes[i] = value, code
+            self._store(width, values, codes)
 
     def _fill_take_any(self) -> None:
         """O(n^2): left(i, j) = max over m in i+1..j+1 of P[m] - O(m, j) and right(i, j) = max
@@ -211,10 +287,11 @@ class IntervalTable:
         right_best: list[tuple[Value, int]] = []
         for width in range(n):
             values: list[Value] = []
-            codes: list[int] = []
+            codes = array("I")
             lefts: list[tuple[Value, int]] = []
             rights: list[tuple[Value, int]] = []
             previous = self.values[width - 1] if width else []
+            assert previous is not None
             for i in range(n - width):
                 j = i + width
                 if width == 0:
@@ -237,8 +314,7 @@ class IntervalTable:
                     values.append(take_right)
                     codes.append(3 * (j + 1 - right[1]) + 1)
             left_best, right_best = lefts, rights
-            self.values.append(values)
-            self.codes.append(codes)
+            self._store(width, values, codes)
 
     def __len__(self) -> int:
         return len(self.coins)
@@ -250,7 +326,7 @@ class IntervalTable:
     def objective_of(self, i: int, j: int) -> Value:
         """The mover's objective margin in subgame i..j (O(1))."""
         self._check(i, j)
-        return self.values[j - i][i]
+        return self._child(i, j)
 
     def move_of(self, i: int, j: int) -> str:
         """The first optimal move in tie order in subgame i..j (O(1))."""
@@ -261,7 +337,7 @@ class IntervalTable:
     def optimal_moves_of(self, i: int, j: int) -> tuple[str, ...]:
         """Every optimal move in subgame i..j (O(moves))."""
         self._check(i, j)
-        best = self.values[j - i][i]
+        best = self._child(i, j)
         return tuple(
             move_text(self.rules, side, count)
             for side, count, score, lo, hi in self._moves(i, j)
@@ -310,10 +386,11 @@ class IntervalTable:
         """JSON-ready form (O(n^2)): ``rules``, ``coins``, ``margin`` (the first player's
         objective margin), ``line``, and ``cells``, widest subgame first, each with ``i``,
         ``j``, ``value`` (the coins the mover takes; null under Stone Game VII), ``margin``,
-        ``moves`` and ``player`` (``first`` or ``second``, who moves there).
+        ``moves`` and ``player`` (``first`` or ``second``, who moves there; null under
+        ``take`` and ``both-ends``, where it depends on the line).
 
         >>> IntervalTable([1, 2, 3], Rules.parse("take:any")).to_dict()["cells"][0]
-        {'i': 0, 'j': 2, 'value': 6, 'margin': 6, 'moves': 'L3 R3', 'player': 'first'}
+        {'i': 0, 'j': 2, 'value': 6, 'margin': 6, 'moves': 'L3 R3', 'player': None}
         """
         n = len(self.coins)
         cells = []
@@ -326,7 +403,7 @@ class IntervalTable:
                         "i": i,
                         "j": j,
                         "value": None if points else json_value(self.value_of(i, j)),
-                        "margin": json_value(self.values[width][i]),
+                        "margin": json_value(self._child(i, j)),
                         "moves": self.moves_of(i, j),
                         # take and both-ends moves take several coins: whose turn it is
                         # depends on the line, so "player" is only given for one-coin moves
@@ -338,7 +415,7 @@ class IntervalTable:
         return {
             "rules": str(self.rules),
             "coins": [json_value(coin) for coin in self.coins],
-            "margin": json_value(self.values[n - 1][0]) if n else 0,
+            "margin": json_value(self._child(0, n - 1)) if n else 0,
             "line": self.line if n else "",
             "cells": cells,
         }
@@ -405,7 +482,7 @@ def interval_solve(coins: Sequence[Value], rules: Rules) -> VariantResult:
     """
     if not coins:
         return VariantResult((0, 0), 0, (), ())
-    table = IntervalTable(coins, rules)
+    table = IntervalTable(coins, rules, keep=False)
     moves = table.optimal_line()
     return VariantResult(
         replay(coins, rules, moves),
@@ -548,13 +625,12 @@ def reply_solve(coins: Sequence[Value], opponent: Opponent) -> VariantResult:
     if not n:
         return VariantResult((0, 0), 0, (), ())
     zero = zero_like(list(coins[:1]))
-    values: list[list[Value]] = []  # first player's total from subgame i..i+w
-    codes: list[list[int]] = []  # 0 = L, 1 = R: the first player's best, or the opponent's move
+    below: list[Value] = []  # the first player's totals from the subgames one coin shorter
+    codes: list[bytearray] = []  # 0 = L, 1 = R: the first player's best, or the opponent's move
     for width in range(n):
         first_moves = (n - width - 1) % 2 == 0
         row_values: list[Value] = []
-        row_codes: list[int] = []
-        below = values[width - 1] if width else []
+        row_codes = bytearray()
         for i in range(n - width):
             j = i + width
             after_left = below[i + 1] if width else zero
@@ -573,17 +649,18 @@ def reply_solve(coins: Sequence[Value], opponent: Opponent) -> VariantResult:
                     raise UnsupportedRulesError(f"the opponent played {move!r}, not L or R")
                 row_values.append(after_left if move == "L" else after_right)
                 row_codes.append(0 if move == "L" else 1)
-        values.append(row_values)
+        if width < n - 1:
+            below = row_values
         codes.append(row_codes)
     moves, lo, hi = [], 0, n - 1
     while lo <= hi:
         side = codes[hi - lo][lo]
         moves.append(_SIDES[side])
         lo, hi = advance(lo, hi, side, 1)
-    first = values[n - 1][0]
+    first = row_values[0]
     total = sum(coins, zero)
-    after_left = values[n - 2][1] if n > 1 else zero
-    after_right = values[n - 2][0] if n > 1 else zero
+    after_left = below[1] if n > 1 else zero
+    after_right = below[0] if n > 1 else zero
     options = {"L": coins[0] + after_left, "R": coins[n - 1] + after_right}
     best_first = tuple(move for move, value in options.items() if value == first)
     return VariantResult((first, total - first), first - (total - first), tuple(moves), best_first)
@@ -610,10 +687,10 @@ def players_solve(coins: Sequence[Value], players: int, tie_break: str) -> Varia
         return VariantResult((zero,) * players, None if players > 2 else zero, (), ())
     empty = (zero,) * players
     previous: list[tuple[Value, ...]] = []
-    codes: list[list[int]] = []
+    codes: list[bytearray] = []
     for width in range(n):
         current: list[tuple[Value, ...]] = []
-        row_codes: list[int] = []
+        row_codes = bytearray()
         for i in range(n - width):
             j = i + width
             left_child = previous[i + 1] if width else empty
@@ -644,7 +721,7 @@ def players_solve(coins: Sequence[Value], players: int, tie_break: str) -> Varia
 
 
 def _players_first(
-    coins: Sequence[Value], codes: list[list[int]], players: int, zero: Value
+    coins: Sequence[Value], codes: list[bytearray], players: int, zero: Value
 ) -> tuple[str, ...]:
     """First moves giving the first player their best total (O(n p): two replays)."""
     n = len(coins)
