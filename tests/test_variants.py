@@ -229,3 +229,19 @@ def test_exact_values() -> None:
     with exact_arithmetic():
         assert v.interval_solve(coins, Rules.parse("take:any")).objective == Decimal("0.6")
         assert v.misere_solve(coins).totals == (Decimal("0.4"), Decimal("0.2"))
+
+
+def test_compiled_fast_paths_agree_with_the_exact_ones() -> None:
+    """Long int rows run the compiled reduction (misère, Stone Game VII, the pizza's starts)."""
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(9)
+    row = rng.integers(-(10**6), 10**6, 100_001)
+    for fast in (v.misere_solve, v.stone_game_vii_solve):
+        compiled, exact = fast(row), fast(row.tolist())
+        assert (compiled.totals, compiled.objective, compiled.moves, compiled.first_moves) == (
+            exact.totals, exact.objective, exact.moves, exact.first_moves,
+        )  # fmt: skip
+    pizza = [int(x) for x in rng.integers(-50, 50, 300)]
+    assert v.circular_margins_fast(pizza) == [
+        pizza[s] - v.reduction.margin(v.opened(pizza, s)) for s in range(300)
+    ]

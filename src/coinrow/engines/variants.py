@@ -28,11 +28,13 @@ from ..numbers import (
     exact_arithmetic,
     format_value,
     halve,
+    is_int_array,
     json_value,
     zero_like,
 )
 from ..rules import Rules
 from . import reduction
+from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, kernel_row
 
 #: Side codes of a move: (side, count) -> text.
 _SIDES = "LRB"
@@ -535,7 +537,24 @@ def circular_margins_fast(coins: Sequence[Value]) -> list[Value]:
     >>> circular_margins_fast([1, 2, 3, 4])
     [-2, 2, 0, 2]
     """
+    row = kernel_row(coins, PIZZA_KERNEL_MIN_LENGTH)
+    if row is not None:  # int64-safe ints: the compiled reduction on each rotation
+        import numpy as np
+
+        from .kernels import reduction_left
+
+        rotated = np.empty_like(row)
+        margins: list[Value] = []
+        for start in range(len(row)):
+            rotated[: len(row) - start] = row[start:]
+            rotated[len(row) - start :] = row[:start]
+            margins.append(int(reduction_left(rotated)[0]))  # coin 0 minus the rest's margin
+        return margins
     return [coins[s] - reduction.margin(opened(coins, s)) for s in range(len(coins))]
+
+
+#: Shortest pizza whose reductions run compiled (int64-safe int rows).
+PIZZA_KERNEL_MIN_LENGTH = 200
 
 
 def circular_solve(coins: Sequence[Value], fast: bool = True) -> VariantResult:
@@ -562,37 +581,78 @@ def circular_solve(coins: Sequence[Value], fast: bool = True) -> VariantResult:
 # --- fast paths on the reduction -------------------------------------------------------------
 
 
+def _exact(coins: Sequence[Value]) -> Sequence[Value]:
+    """Python ints for a NumPy row (its int64 arithmetic could overflow), else the row."""
+    return coins.tolist() if is_int_array(coins) else coins  # type: ignore[attr-defined]
+
+
+def _negated(coins: Sequence[Value]) -> tuple[Value, str, str, Any]:
+    """Margin, line and first moves of the plain game on the negated row, and the row as an
+    int64 array when it ran compiled (else None) (O(n))."""
+    row = kernel_row(coins, KERNEL_MIN_LENGTH["reduction"])
+    if row is not None:
+        solved = reduction.solve_int64(-row)
+        if solved is not None:
+            return solved[0], str(solved[1].data, "ascii"), solved[2], row
+    plain = reduction.solve([-coin for coin in coins])
+    return plain.margin, plain.line, plain.first_moves, None
+
+
+def _array_totals(row: Any, line: str, points: bool) -> tuple[int, int]:
+    """Both players' totals along a line of L/R moves over an int64-safe row, vectorised
+    (O(n)); Stone Game VII's points are summed in chunks that cannot overflow int64."""
+    import numpy as np
+
+    n = len(row)
+    left = np.frombuffer(line.encode("ascii"), np.uint8) == ord("L")
+    taken = np.where(left, np.cumsum(left) - 1, n - np.cumsum(~left))
+    values = row[taken]
+    if points:
+        values = int(row.sum()) - np.cumsum(values)  # |each| <= sum of |a| < 2^62
+    return _exact_sum(values[0::2]), _exact_sum(values[1::2])
+
+
+def _exact_sum(values: Any) -> int:
+    """Sum of an int64 array whose entries are below 2^62 in size, as a Python int (O(n))."""
+    if not len(values):
+        return 0
+    step = max(1, INT64_SAFE_LIMIT // (int(abs(values).max()) + 1))
+    return sum(int(values[start : start + step].sum()) for start in range(0, len(values), step))
+
+
 def misere_solve(coins: Sequence[Value]) -> VariantResult:
     """Misère by the reduction on negated values (O(n)): the plain game on -a is the
     misère game on a, move for move, so its line is optimal and its margin is minus the
-    misère margin (docs/variants.md).
+    misère margin (docs/variants.md). Long int64-safe int rows run compiled.
 
     >>> misere_solve([1, 5, 2]).totals
     (6, 2)
     """
-    if not coins:
+    if not len(coins):
         return VariantResult((0, 0), 0, (), ())
-    solved = reduction.solve([-coin for coin in coins])
-    moves = tuple(solved.line)
-    return VariantResult(
-        replay(coins, Rules("misere"), moves), solved.margin, moves, tuple(solved.first_moves)
-    )
+    margin, line, first, row = _negated(coins)
+    totals = _array_totals(row, line, False) if row is not None else None
+    if totals is None:
+        totals = replay(coins, Rules("misere"), line)
+    return VariantResult(totals, margin, tuple(line), tuple(first))
 
 
 def stone_game_vii_solve(coins: Sequence[Value]) -> VariantResult:
     """Stone Game VII by the reduction on negated values (O(n)): each move scores the coins
     left, so the first player's margin is the sum of the coins the second player takes, and
-    both play the misère game (docs/variants.md).
+    both play the misère game (docs/variants.md). Long int64-safe int rows run compiled.
 
     >>> stone_game_vii_solve([7, 90, 5, 1, 100, 10, 10, 2]).objective
     122
     """
-    if not coins:
+    if not len(coins):
         return VariantResult((0, 0), 0, (), ())
-    solved = reduction.solve([-coin for coin in coins])
-    moves = tuple(solved.line)
-    totals = replay(coins, Rules("stone-game-vii"), moves)
-    return VariantResult(totals, totals[0] - totals[1], moves, tuple(solved.first_moves))
+    _, line, first, row = _negated(coins)
+    if row is not None:
+        totals: tuple[Value, ...] = _array_totals(row, line, True)
+    else:
+        totals = replay(_exact(coins), Rules("stone-game-vii"), line)
+    return VariantResult(totals, totals[0] - totals[1], tuple(line), tuple(first))
 
 
 # --- best reply to a known opponent ----------------------------------------------------------
