@@ -245,3 +245,16 @@ def test_compiled_fast_paths_agree_with_the_exact_ones() -> None:
     assert v.circular_margins_fast(pizza) == [
         pizza[s] - v.reduction.margin(v.opened(pizza, s)) for s in range(300)
     ]
+
+
+def test_the_pizza_never_gives_the_first_player_less_than_four_ninths() -> None:
+    """Cibulka et al. / Knauer et al.: the first player can always eat 4/9 of the pizza.
+    Checked on every pizza over {0..3} up to 7 slices, and on the smallest share a local
+    search found (12/25, 21 slices; docs/variants.md)."""
+    for coins in itertools.chain(rows((0, 1, 2, 3), 7), random_rows(11, 300, 25, 0, 9)):
+        total = sum(coins)
+        if total:
+            best = max(v.circular_margins_fast(coins))
+            assert Fraction(total + best, 2 * total) >= Fraction(4, 9), coins
+    low = [3, 0, 3, 1, 1, 0, 0, 3, 0, 0, 0, 3, 0, 2, 1, 3, 4, 0, 1, 0, 0]
+    assert Fraction(sum(low) + max(v.circular_margins(low)), 2 * sum(low)) == Fraction(12, 25)

@@ -17,7 +17,10 @@ from .rules import Rules, coerce_rules
 
 #: Most subgames (times the coins a move may take, for ``take:K``) a quadratic variant engine
 #: fills before it refuses the row: about a minute of pure Python (about 1 microsecond each).
-MAX_VARIANT_WORK = 5 * 10**7
+MAX_VARIANT_WORK = 6 * 10**7
+
+#: The pizza's compiled reductions (int64-safe int rows) cost about 1/200 of a Python subgame.
+COMPILED_PIZZA_FACTOR = 200
 
 #: Engines per rules kind: the fast path (used for ``engine="reduction"``) and the general DP.
 FAST_PATHS = {"misere": "reduction", "stone-game-vii": "reduction", "circular": "reduction"}
@@ -227,7 +230,8 @@ def solve_variant(
     row = coerce_coins(coins)
     fast = engine_name == "reduction" and chosen.kind in FAST_PATHS
     work = variant_work(len(row), chosen) if not fast or chosen.kind == "circular" else 0
-    if work > MAX_VARIANT_WORK:
+    compiled = chosen.kind == "circular" and fast and all(type(coin) is int for coin in row)
+    if work > MAX_VARIANT_WORK * (COMPILED_PIZZA_FACTOR if compiled else 1):
         raise RowTooLongError(
             f"rules {chosen} on {len(row):,} coins fill about {work:,} subgames, over the "
             f"limit of {MAX_VARIANT_WORK:,}"
