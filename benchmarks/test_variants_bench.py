@@ -2,7 +2,8 @@
 
     .venv/bin/python -m pytest benchmarks/test_variants_bench.py -n0 --benchmark-only
 
-Sizes: 10^3 and 10^4 coins for every variant; 10^7 for the O(n) ones (misère and Stone
+Sizes: 10^3 and 10^4 coins for every variant (a size over the solve's limit, players:3 at
+10^4, runs at the largest allowed size instead); 10^7 for the O(n) ones (misère and Stone
 Game VII on the compiled reduction). ``COINROW_VARIANT_SIZES`` (comma-separated) replaces
 the quadratic variants' sizes, for a quick run (``1000``).
 """
@@ -15,7 +16,8 @@ from typing import Any
 import pytest
 
 from coinrow.benchmark import random_row
-from coinrow.variants import solve_variant
+from coinrow.rules import Rules
+from coinrow.variants import MAX_VARIANT_WORK, solve_variant, variant_work
 
 QUADRATIC = ["circular", "both-ends", "take:3", "take:any", "reply:greedy", "players:3"]
 LINEAR = ["misere", "stone-game-vii"]
@@ -25,6 +27,10 @@ SIZES = [int(size) for size in os.environ.get("COINROW_VARIANT_SIZES", "1000,100
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("rules", QUADRATIC)
 def test_quadratic_variant(benchmark: Any, rules: str, n: int) -> None:
+    if variant_work(n, Rules.parse(rules)) > MAX_VARIANT_WORK:
+        n = int(
+            (2 * MAX_VARIANT_WORK / variant_work(1, Rules.parse(rules))) ** 0.5
+        )  # the largest run
     row = random_row(n).tolist()
     if rules == "circular":
         solve_variant(row[:300], rules)  # load the compiled reduction first
