@@ -33,7 +33,8 @@ def test_rules_text_round_trips(text: str) -> None:
 @pytest.mark.parametrize(
     "text",
     ["pizza", "", "take", "take:0", "take:-1", "take:x", "take:1.5", "misere:1", "reply:",
-     "reply:1x", "players", "players:1", "players:65", "players:3:up", "both-ends:2"],
+     "reply:1x", "reply:random", "reply:random:3", "reply:optimal:random", "players",
+     "players:1", "players:65", "players:3:up", "both-ends:2"],
 )  # fmt: skip
 def test_malformed_rules_are_refused(text: str) -> None:
     with pytest.raises(RulesError):
@@ -161,3 +162,14 @@ def test_cli_rules_errors_exit_2_with_one_line(
     assert main([*args, "1", "2", "3"]) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_tables_still_copy_and_pickle() -> None:
+    """Table.__new__ (the rules hook) leaves copy and pickle working, plain and variant."""
+    import copy
+    import pickle
+
+    plain = Table([1, 2, 4, 3])
+    assert copy.deepcopy(plain).value_of(0, 3) == 5
+    assert pickle.loads(pickle.dumps(plain)).moves_of(0, 3) == "LR"
+    assert pickle.loads(pickle.dumps(Table([1, 2, 3], rules="take:2"))).moves_of(0, 2) == "R2"

@@ -101,6 +101,10 @@ class Rules:
         if kind == "reply":
             if not isinstance(self.strategy, str) or not _STRATEGY.fullmatch(self.strategy):
                 raise RulesError(f"reply needs a strategy name, not {self.strategy!r}")
+            if re.match(r"(optimal:)?random\b", self.strategy):
+                raise RulesError(
+                    f"reply:{self.strategy}: the opponent must be deterministic, not random"
+                )
         elif self.strategy is not None:
             raise RulesError(f"rules {kind!r} take no strategy ({self.strategy!r})")
         players = self.players

@@ -82,10 +82,11 @@ class Table:
     """
 
     def __new__(
-        cls, coins: Sequence[object], memory_budget: int | None = None, *, rules: object = None
+        cls, coins: Sequence[object] = (), memory_budget: int | None = None, *, rules: object = None
     ) -> Table:
         """``rules`` other than the plain game's give the variant's table instead
-        (:func:`coinrow.engines.variants.variant_table`, the same queries)."""
+        (:func:`coinrow.engines.variants.variant_table`, the same queries). Every argument
+        has a default so that copy and pickle can make an empty instance."""
         if rules is not None:
             from ..rules import coerce_rules
 
