@@ -31,6 +31,8 @@ LAYERS: dict[str, int] = {
     "errors": BASE,
     "numbers": BASE,
     "numba_cache": BASE,
+    "rules": BASE,
+    "variants": MODEL,
     "engines/": ENGINES,
     "game": MODEL,
     "solution": MODEL,

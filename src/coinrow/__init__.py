@@ -26,6 +26,7 @@ from .errors import (
     RecordError,
     RowTooLongError,
     RubricError,
+    RulesError,
     SchedulerError,
     StrategyFailedError,
     StrategyParameterError,
@@ -34,10 +35,12 @@ from .errors import (
     TableTooLargeError,
     UnknownEngineError,
     UnknownStrategyError,
+    UnsupportedRulesError,
 )
 from .game import Game, Move, Position, TranscriptRow
 from .numbers import Value, coerce_coins, parse_coins
 from .record import Record, parse_records, read_records
+from .rules import Rules
 from .solution import Solution, best_moves, solve
 from .strategies import Optimal, cooperative_total, greedy_total, parity_total
 
@@ -80,6 +83,8 @@ __all__ = [
     "RecordError",
     "RowTooLongError",
     "RubricError",
+    "Rules",
+    "RulesError",
     "SchedulerError",
     "Solution",
     "StrategyFailedError",
@@ -91,6 +96,7 @@ __all__ = [
     "TranscriptRow",
     "UnknownEngineError",
     "UnknownStrategyError",
+    "UnsupportedRulesError",
     "Value",
     "__version__",
     "analyze",

@@ -103,3 +103,9 @@ class CheckTargetError(CoinrowError):
 
 class RubricError(CoinrowError):
     """A grading rubric cannot be used: not TOML, a missing key, or an unknown check."""
+class RulesError(CoinrowError):
+    """Rules of the game that are unknown or malformed (``take:0``, ``pizza``)."""
+
+
+class UnsupportedRulesError(RulesError):
+    """Valid rules that do not apply to what was asked (a subgame table of the pizza)."""

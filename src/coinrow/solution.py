@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 from . import engines
 from .engines import reduction
@@ -20,6 +20,10 @@ from .numbers import (
     json_value,
     zero_like,
 )
+
+if TYPE_CHECKING:
+    from .rules import Rules
+    from .variants import VariantSolution
 
 Outcome = Literal["first", "second", "tie"]
 
@@ -224,8 +228,24 @@ class Solution:
         return repr_html(self, shown, highlight=self.line)
 
 
-def solve(coins: Sequence[object], engine: str = "reduction") -> Solution:
+@overload
+def solve(coins: Sequence[object], engine: str = ..., *, rules: None = None) -> Solution: ...
+
+
+@overload
+def solve(
+    coins: Sequence[object], engine: str = ..., *, rules: Rules | str
+) -> Solution | VariantSolution: ...
+
+
+def solve(
+    coins: Sequence[object], engine: str = "reduction", *, rules: Rules | str | None = None
+) -> Solution | VariantSolution:
     """Solve a row exactly with the chosen engine (default: the O(n) reduction).
+
+    ``rules`` (a :class:`~coinrow.rules.Rules` or its text, such as ``"misere"``) solves
+    another game: anything but ``"plain"`` returns a
+    :class:`~coinrow.variants.VariantSolution`, at the variant's cost (docs/variants.md).
 
     Complexity: O(n) for ``reduction``; O(n^2) for ``table``, ``memo`` and ``linear``
     (O(n) memory for ``linear``); O(2^n) for ``brute`` (n <= 20). Long int rows that are
@@ -234,7 +254,17 @@ def solve(coins: Sequence[object], engine: str = "reduction") -> Solution:
 
     >>> solve([8, 15, 3, 7]).first_total, solve([5, 3, 7, 10], engine="brute").first_total
     (22, 15)
+    >>> solve([5, 3, 1, 4, 2], rules="stone-game-vii").margin
+    6
     """
+    if rules is not None:
+        from .rules import coerce_rules
+
+        chosen = coerce_rules(rules)
+        if not chosen.is_plain:
+            from .variants import solve_variant
+
+            return solve_variant(coins, chosen, engine_name=engine)
     row = kernel_row(coins, KERNEL_MIN_LENGTH.get(engine), checked=engine != "reduction")
     if row is not None and engine == "reduction":
         solved = reduction.solve_int64(row)  # checks int64 safety in its second thread

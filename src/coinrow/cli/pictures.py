@@ -10,10 +10,12 @@ from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
+from rich.table import Table as RichTable
 
 from ..engines.table import Table, cell_count
 from ..errors import TableTooLargeError
 from ..numbers import Value, exact_arithmetic
+from ..rules import Rules
 from . import (
     CoinsArgument,
     FileOption,
@@ -60,6 +62,14 @@ def table_command(
         None, "--html", help="Write a standalone HTML page with the diagram to FILE."
     ),
     size: int | None = typer.Option(None, "--size", help="SVG width in pixels."),
+    rules: str = typer.Option(
+        "plain",
+        "--rules",
+        "-r",
+        help="The rules of the game: plain, misere, stone-game-vii, take:K, take:any or "
+        "both-ends (the rules with a table of subgames; docs/variants.md). Other rules print "
+        "JSON (rules, coins, margin, line, cells) or a list of the subgames, no picture yet.",
+    ),
     as_json: bool = typer.Option(
         False,
         "--json",
@@ -74,6 +84,10 @@ def table_command(
     terminal's width (use --svg or --html for wide rows)."""
     if margin and view not in ("total", "margin"):
         fail("give either --margin or --view, not both")
+    game_rules = Rules.parse(rules)
+    if not game_rules.is_plain:
+        table_rules(read_coins(coins, file), game_rules, as_json, bool(svg or html or highlight))
+        return
     from ..diagram import check_length, check_view, table_data
     from ..svg import html_page, triangle
 
@@ -110,6 +124,39 @@ def table_command(
                 typer.echo(f"wrote {kind} to {path}")
         return
     print_triangle(table, chosen, line)
+
+
+def table_rules(row: list[Value], rules: Rules, as_json: bool, picture: bool) -> None:
+    """``table --rules``: every subgame of a variant as JSON or a list (no picture yet)."""
+    if picture:
+        fail(f"--svg, --html and --highlight draw the plain game only, not rules {rules}")
+    if len(row) > (JSON_LIMIT if as_json else LIST_LIMIT):
+        what = "--json prints" if as_json else "the list shows"
+        fail(f"{what} every subgame of at most {JSON_LIMIT if as_json else LIST_LIMIT} coins")
+    if as_json:
+        _check_output_size(row, "--json")
+    try:
+        table = Table(row, rules=rules)
+    except TableTooLargeError as error:
+        fail(str(error))
+    data = table.to_dict()  # type: ignore[attr-defined]
+    if as_json:
+        print_json(data)
+        return
+    console = Console(highlight=False)
+    console.print(f"{len(row)} coins under {rules}: the first player's margin {data['margin']}")
+    console.print(f"Optimal line: {data['line'] or '(empty)'}")
+    listing = RichTable(title="Every subgame (margin: the mover's, in what the rules score)")
+    for header in ("i..j", "value", "margin", "moves"):
+        listing.add_column(header, justify="left" if header == "moves" else "right")
+    for cell in data["cells"]:
+        value = "" if cell["value"] is None else str(cell["value"])
+        listing.add_row(f"{cell['i']}..{cell['j']}", value, str(cell["margin"]), cell["moves"])
+    console.print(listing)
+
+
+#: Longest row ``table --rules`` lists in the terminal (820 subgames).
+LIST_LIMIT = 40
 
 
 def _table(row: list[Value]) -> Table:

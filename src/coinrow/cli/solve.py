@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..engines import ENGINES
-from ..errors import TableTooLargeError
-from ..numbers import format_value
+from ..errors import RowTooLongError, TableTooLargeError
+from ..numbers import Value, format_value
+from ..rules import Rules
 from ..solution import Solution, solve
+
+if TYPE_CHECKING:
+    from ..variants import VariantSolution
 from . import (
     CoinsArgument,
     FileOption,
@@ -17,6 +23,7 @@ from . import (
     check_engine_time,
     fail,
     print_json,
+    read_coins,
     read_row,
 )
 
@@ -42,6 +49,13 @@ def solve_command(
         "engines on long rows) is refused up front.",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
+    rules: str = typer.Option(
+        "plain",
+        "--rules",
+        "-r",
+        help="The rules of the game: plain, circular, misere, stone-game-vii, take:K, "
+        "take:any, both-ends, reply:STRATEGY, players:P[:left|:right|:spite] (docs/variants.md).",
+    ),
     full: bool = typer.Option(
         False,
         "--full",
@@ -57,6 +71,10 @@ def solve_command(
     """
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
+    chosen = Rules.parse(rules)
+    if not chosen.is_plain:
+        solve_rules(read_coins(coins, file), chosen, engine, as_json)
+        return
     row = read_row(coins, file)
     check_engine_time(engine, row)
     try:
@@ -67,6 +85,55 @@ def solve_command(
         print_json(solution.to_dict(per_coin_limit=None if full else JSON_LIMIT))
     else:
         print_solution(solution, Console(highlight=False))
+
+
+def solve_rules(row: list[Value], rules: Rules, engine: str, as_json: bool) -> None:
+    """``solve --rules``: the variant's solution as text or JSON (VariantSolution.to_dict)."""
+    from ..strategies import get
+    from ..variants import solve_variant
+
+    opponent = None
+    if rules.kind == "reply" and rules.strategy != "greedy":
+        opponent = get(rules.strategy or "")
+    try:
+        solution = solve_variant(row, rules, engine_name=engine, opponent=opponent)
+    except RowTooLongError as error:
+        fail(str(error))
+    if as_json:
+        print_json(solution.to_dict())
+        return
+    console = Console(highlight=False)
+    totals = ", ".join(
+        f"{name} {format_value(total)}"
+        for name, total in zip(_seats(len(solution.totals)), solution.totals, strict=True)
+    )
+    console.print(f"{solution.n} coins under {rules}: {totals}; {_verdict(solution)}.")
+    if solution.start is not None:
+        console.print(f"Best first slice: {solution.first_moves} (0-based).")
+    else:
+        console.print(f"Best first move: {solution.first_moves or 'none'}.")
+    line = solution.line
+    shown = (
+        line
+        if len(line) <= LINE_SHOWN
+        else f"{line[:LINE_SHOWN]}... ({len(solution.moves):,} moves)"
+    )
+    console.print(f"Optimal line: {shown or '(empty)'}")
+
+
+def _seats(count: int) -> list[str]:
+    return ["first", "second"] if count == 2 else [f"player {k}" for k in range(1, count + 1)]
+
+
+def _verdict(solution: VariantSolution) -> str:
+    if solution.outcome == "tie":
+        return "a tie"
+    if solution.margin is None:
+        return f"{solution.outcome} has the most"
+    margin = format_value(abs(solution.margin))
+    if solution.rules.kind == "misere":
+        return f"the {solution.outcome} player wins with {margin} less"
+    return f"the {solution.outcome} player wins by {margin}"
 
 
 def print_solution(solution: Solution, console: Console) -> None:

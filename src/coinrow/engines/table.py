@@ -81,7 +81,25 @@ class Table:
     (5, 0, 'LR', 'LR')
     """
 
-    def __init__(self, coins: Sequence[object], memory_budget: int | None = None) -> None:
+    def __new__(
+        cls, coins: Sequence[object] = (), memory_budget: int | None = None, *, rules: object = None
+    ) -> Table:
+        """``rules`` other than the plain game's give the variant's table instead
+        (:func:`coinrow.engines.variants.variant_table`, the same queries). Every argument
+        has a default so that copy and pickle can make an empty instance."""
+        if rules is not None:
+            from ..rules import coerce_rules
+
+            chosen = coerce_rules(rules)
+            if not chosen.is_plain:
+                from .variants import variant_table
+
+                return variant_table(coins, chosen)  # type: ignore[return-value]
+        return super().__new__(cls)
+
+    def __init__(
+        self, coins: Sequence[object], memory_budget: int | None = None, *, rules: object = None
+    ) -> None:
         row = kernel_row(coins, KERNEL_MIN_LENGTH["table"])
         self.coins: tuple[Value, ...] = tuple(coerce_coins(coins if row is None else row))
         n = len(self.coins)

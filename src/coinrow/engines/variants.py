@@ -1,0 +1,800 @@
+"""Engines of the variants (docs/variants.md): one exact interval DP for every two-player
+interval variant, the pizza on the doubled row, the best reply to a known opponent, N players,
+and the fast paths on the O(n) reduction.
+
+Every engine expects a row validated by :func:`coinrow.numbers.coerce_coins` and runs inside
+:func:`coinrow.numbers.exact_arithmetic`. A two-player DP works with the mover's *objective
+margin* O(i, j): the mover's score minus the other's from subgame i..j on, where a move's
+score is what the rules make it (the coins taken; minus them in the misère game; the coins
+left in Stone Game VII). O(i, j) = max over moves (score - O(child)), O(empty) = 0.
+
+Moves are texts: ``L`` and ``R`` take one end coin, ``B`` both ends, ``L3``/``R3`` three coins
+from one side (every move of ``take:K`` names its count), and the pizza's first move is the
+0-based index of the first slice. Ties go to the first move in the order L before R (before
+B), fewer coins before more.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable, Sequence
+from itertools import accumulate
+from typing import Any, NamedTuple
+
+from ..errors import SubgameError, TableTooLargeError, UnsupportedRulesError
+from ..numbers import (
+    Value,
+    coerce_coins,
+    exact_arithmetic,
+    format_value,
+    halve,
+    is_int_array,
+    json_value,
+    zero_like,
+)
+from ..rules import Rules
+from . import reduction
+from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, kernel_row
+
+#: Side codes of a move: (side, count) -> text.
+_SIDES = "LRB"
+
+#: An opponent of ``reply``: the move (``"L"`` or ``"R"``) it makes in subgame lo..hi.
+Opponent = Callable[[int, int], str]
+
+
+class VariantResult(NamedTuple):
+    """What a variant engine returns.
+
+    ``totals`` holds each player's total along ``moves`` (coins taken, or Stone Game VII's
+    points), first player first; ``objective`` the first player's objective margin (None for
+    more than two players); ``moves`` one optimal line, move by move; ``first_moves`` every
+    optimal first move (for N players: every first move that gives the first player their
+    best total).
+    """
+
+    totals: tuple[Value, ...]
+    objective: Value | None
+    moves: tuple[str, ...]
+    first_moves: tuple[str, ...]
+
+
+def move_text(rules: Rules, side: int, count: int) -> str:
+    """A move's text: ``L``/``R``/``B``, or side and count for ``take`` (O(1)).
+
+    >>> move_text(Rules.parse("take:3"), 1, 2), move_text(Rules.parse("both-ends"), 2, 2)
+    ('R2', 'B')
+    """
+    if rules.kind == "take":
+        return f"{_SIDES[side]}{count}"
+    return _SIDES[side]
+
+
+def parse_move(rules: Rules, text: str) -> tuple[int, int]:
+    """(side, count) of a move's text under the rules, side 0 = left, 1 = right, 2 = both
+    (O(len(text))); an unknown move raises :class:`~coinrow.errors.UnsupportedRulesError`.
+
+    >>> parse_move(Rules.parse("take:any"), "R12"), parse_move(Rules.parse("misere"), "L")
+    ((1, 12), (0, 1))
+    """
+    side = _SIDES.find(text[:1].upper()) if text else -1
+    rest = text[1:]
+    if rules.kind == "take":
+        if side in (0, 1) and rest.isdigit() and int(rest) >= 1:
+            count = int(rest)
+            if rules.take is None or count <= rules.take:
+                return side, count
+    elif side in (0, 1) and not rest:
+        return side, 1
+    elif side == 2 and not rest and rules.kind == "both-ends":
+        return 2, 2
+    raise UnsupportedRulesError(f"{text!r} is not a move of the rules {rules}")
+
+
+def join_moves(moves: Sequence[str]) -> str:
+    """One text for a line or a set of moves (O(len)): one-letter moves run together
+    (``LRL``), longer ones are separated by spaces (``L2 R1``), and the pizza's first slice
+    stands apart (``3 LRL``).
+
+    >>> join_moves(["L", "R"]), join_moves(["L2", "R1"]), join_moves(["3", "L", "R"])
+    ('LR', 'L2 R1', '3 LR')
+    """
+    if all(len(move) == 1 and move.isalpha() for move in moves):
+        return "".join(moves)
+    if moves[0].isdigit() and all(len(move) == 1 and move.isalpha() for move in moves[1:]):
+        return f"{moves[0]} {''.join(moves[1:])}".rstrip()
+    return " ".join(moves)
+
+
+def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
+    """The table of every subgame of a two-player interval variant (O(n^2); see
+    :class:`IntervalTable`); other rules raise :class:`~coinrow.errors.UnsupportedRulesError`.
+    ``coinrow.Table(coins, rules=...)`` calls it."""
+    if rules.kind not in INTERVAL_KINDS:
+        raise UnsupportedRulesError(
+            f"rules {rules} have no table of subgames (only {', '.join(INTERVAL_KINDS)})"
+        )
+    row = coerce_coins(coins)
+    cells = len(row) * (len(row) + 1) // 2
+    work = cells * (rules.take or len(row)) if rules.kind == "take" and rules.take else cells
+    if work > MAX_TABLE_WORK:
+        raise TableTooLargeError(
+            f"a table of {len(row):,} coins under {rules} fills about {work:,} subgames, over "
+            f"the limit of {MAX_TABLE_WORK:,}"
+        )
+    with exact_arithmetic():
+        return IntervalTable(row, rules)
+
+
+#: Rules whose subgames are intervals of the row with two players alternating.
+INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
+
+#: Most subgames (times K for ``take:K``) a variant table fills: about 4 GB of Python lists.
+MAX_TABLE_WORK = 5 * 10**7
+
+
+# --- the general interval DP ---------------------------------------------------------------
+
+
+class IntervalTable:
+    """Objective margins and first optimal moves of every subgame of a two-player interval
+    variant (``plain``, ``misere``, ``stone-game-vii``, ``take``, ``both-ends``).
+
+    O(n^2) subgames; each costs O(1) moves, except ``take:K`` (O(min(K, n))); ``take:any``
+    keeps running extrema so it is O(1) too. O(n^2) memory (a diagonal of values and one of
+    move codes per width).
+
+    >>> table = IntervalTable([5, 3, 1, 4, 2], Rules.parse("stone-game-vii"))
+    >>> table.objective_of(0, 4), table.move_of(0, 4)
+    (6, 'R')
+    """
+
+    def __init__(self, coins: Sequence[Value], rules: Rules, *, keep: bool = True) -> None:
+        if rules.kind not in INTERVAL_KINDS:
+            raise UnsupportedRulesError(f"rules {rules} are not a two-player interval game")
+        self.coins = tuple(coins)
+        self.rules = rules
+        self.zero: Value = zero_like(list(coins[:1]))
+        self.prefix: list[Value] = [self.zero, *accumulate(self.coins)]
+        #: values[w][i] = O(i, i + w); codes[w][i] = 3 * count + side of its first best move.
+        #: Without ``keep`` (a solve, not a table) a diagonal is dropped (None) once no move
+        #: reaches it, except its two ends, kept in ``edges`` for the whole row's first moves:
+        #: O(n * depth) values and 4 bytes of move code per subgame.
+        self.values: list[list[Value] | None] = []
+        self.codes: list[array[int]] = []
+        self.edges: list[tuple[Value, Value]] = []
+        self.keep = keep
+        self.depth = (
+            (rules.take or 1) if rules.kind == "take" else 2 if rules.kind == "both-ends" else 1
+        )
+        if rules.kind == "take":
+            if rules.take is None:
+                self._fill_take_any()
+            else:
+                self._fill_take()
+        else:
+            self._fill_ends()
+
+    def _moves(self, i: int, j: int) -> list[tuple[int, int, Value, int, int]]:
+        """(side, count, score, child lo, child hi) of every move in subgame i..j, in tie order."""
+        coins, prefix, kind = self.coins, self.prefix, self.rules.kind
+        if kind == "take":
+            most = j - i + 1 if self.rules.take is None else min(self.rules.take, j - i + 1)
+            left = [(0, c, prefix[i + c] - prefix[i], i + c, j) for c in range(1, most + 1)]
+            right = [
+                (1, c, prefix[j + 1] - prefix[j + 1 - c], i, j - c) for c in range(1, most + 1)
+            ]
+            return left + right
+        if kind == "stone-game-vii":
+            return [
+                (0, 1, prefix[j + 1] - prefix[i + 1], i + 1, j),
+                (1, 1, prefix[j] - prefix[i], i, j - 1),
+            ]
+        sign = -1 if kind == "misere" else 1
+        moves = [(0, 1, sign * coins[i], i + 1, j), (1, 1, sign * coins[j], i, j - 1)]
+        if kind == "both-ends" and i < j:
+            moves.append((2, 2, coins[i] + coins[j], i + 1, j - 1))
+        return moves
+
+    def _child(self, lo: int, hi: int) -> Value:
+        if lo > hi:
+            return self.zero
+        values = self.values[hi - lo]
+        if values is None:
+            return self.edges[hi - lo][0 if lo == 0 else 1]
+        return values[lo]
+
+    def _store(self, width: int, values: list[Value], codes: array[int]) -> None:
+        self.values.append(values)
+        self.codes.append(codes)
+        self.edges.append((values[0], values[-1]))
+        if not self.keep and width > self.depth:
+            self.values[width - self.depth - 1] = None
+
+    def _fill_ends(self) -> None:
+        """One diagonal at a time, each move's value as a list (the same recurrence as
+        :meth:`_moves`, written out for speed): L, R, and B under ``both-ends``."""
+        n, prefix, zero, kind = len(self.coins), self.prefix, self.zero, self.rules.kind
+        coins = [-coin for coin in self.coins] if kind == "misere" else list(self.coins)
+        previous: list[Value] = []
+        before: list[Value] = []
+        for width in range(n):
+            count = n - width
+            if kind == "stone-game-vii":
+                if width == 0:
+                    left, right = [zero] * count, [zero] * count
+                else:
+                    left = [
+                        prefix[i + width + 1] - prefix[i + 1] - previous[i + 1]
+                        for i in range(count)
+                    ]
+                    right = [prefix[i + width] - prefix[i] - previous[i] for i in range(count)]
+            elif width == 0:
+                left, right = coins[:], coins[:]
+            else:
+                left = [coins[i] - previous[i + 1] for i in range(count)]
+                right = [coins[i + width] - previous[i] for i in range(count)]
+            values = list(map(max, left, right))  # max keeps the left value on ties
+            codes = array("I", [3 if lv >= rv else 4 for lv, rv in zip(left, right, strict=True)])
+            if kind == "both-ends" and width:
+                both = [
+                    coins[i] + coins[i + width] - (before[i + 1] if width > 1 else zero)
+                    for i in range(count)
+                ]
+                for i, value in enumerate(both):
+                    if value > values[i]:
+                        values[i], codes[i] = value, 8
+            self._store(width, values, codes)
+            before, previous = previous, values
+
+    def _fill_take(self) -> None:
+        """take:K, one list per move (L1..LK, then R1..RK: the tie order) and diagonal."""
+        n, prefix, zero = len(self.coins), self.prefix, self.zero
+        most = self.rules.take or 1
+        for width in range(n):
+            count = n - width
+            values: list[Value] = []
+            codes = array("I")
+            for side in (0, 1):
+                for taken in range(1, min(most, width + 1) + 1):
+                    child = self.values[width - taken] if taken <= width else None
+                    if side == 0:
+                        scores = [
+                            prefix[i + taken]
+                            - prefix[i]
+                            - (child[i + taken] if child is not None else zero)
+                            for i in range(count)
+                        ]
+                    else:
+                        scores = [
+                            prefix[i + width + 1]
+                            - prefix[i + width + 1 - taken]
+                            - (child[i] if child is not None else zero)
+                            for i in range(count)
+                        ]
+                    code = 3 * taken + side
+                    if not values:
+                        values, codes = scores, array("I", [code]) * count
+                        continue
+                    for i, value in enumerate(scores):
+                        if value > values[i]:
+                            values[i], codes[i] = value, code
+            self._store(width, values, codes)
+
+    def _fill_take_any(self) -> None:
+        """O(n^2): left(i, j) = max over m in i+1..j+1 of P[m] - O(m, j) and right(i, j) = max
+        over m in i..j of -P[m] - O(i, m - 1) follow their neighbours (running extrema)."""
+        n, prefix = len(self.coins), self.prefix
+        left_best: list[tuple[Value, int]] = []  # (extremum, m) on the previous diagonal
+        right_best: list[tuple[Value, int]] = []
+        for width in range(n):
+            values: list[Value] = []
+            codes = array("I")
+            lefts: list[tuple[Value, int]] = []
+            rights: list[tuple[Value, int]] = []
+            previous = self.values[width - 1] if width else []
+            assert previous is not None
+            for i in range(n - width):
+                j = i + width
+                if width == 0:
+                    left, right = (prefix[j + 1], j + 1), (-prefix[i], i)
+                else:
+                    fresh_left = prefix[i + 1] - previous[i + 1]
+                    old_left = left_best[i + 1]
+                    left = (fresh_left, i + 1) if fresh_left >= old_left[0] else old_left
+                    fresh_right = -prefix[j] - previous[i]
+                    old_right = right_best[i]
+                    right = (fresh_right, j) if fresh_right >= old_right[0] else old_right
+                lefts.append(left)
+                rights.append(right)
+                take_left = left[0] - prefix[i]
+                take_right = prefix[j + 1] + right[0]
+                if take_left >= take_right:
+                    values.append(take_left)
+                    codes.append(3 * (left[1] - i))
+                else:
+                    values.append(take_right)
+                    codes.append(3 * (j + 1 - right[1]) + 1)
+            left_best, right_best = lefts, rights
+            self._store(width, values, codes)
+
+    def __len__(self) -> int:
+        return len(self.coins)
+
+    def _check(self, i: int, j: int) -> None:
+        if not 0 <= i <= j < len(self.coins):
+            raise SubgameError(f"subgame {i}..{j} is not inside a row of {len(self.coins)} coins")
+
+    def objective_of(self, i: int, j: int) -> Value:
+        """The mover's objective margin in subgame i..j (O(1))."""
+        self._check(i, j)
+        return self._child(i, j)
+
+    def move_of(self, i: int, j: int) -> str:
+        """The first optimal move in tie order in subgame i..j (O(1))."""
+        self._check(i, j)
+        code = self.codes[j - i][i]
+        return move_text(self.rules, code % 3, code // 3)
+
+    def optimal_moves_of(self, i: int, j: int) -> tuple[str, ...]:
+        """Every optimal move in subgame i..j (O(moves))."""
+        self._check(i, j)
+        best = self._child(i, j)
+        return tuple(
+            move_text(self.rules, side, count)
+            for side, count, score, lo, hi in self._moves(i, j)
+            if score - self._child(lo, hi) == best
+        )
+
+    def moves_of(self, i: int, j: int) -> str:
+        """Every optimal move in subgame i..j as one text (see :func:`join_moves`) (O(moves))."""
+        return join_moves(self.optimal_moves_of(i, j))
+
+    def margin_of(self, i: int, j: int) -> Value:
+        """The mover's objective margin in subgame i..j, as :meth:`objective_of` (O(1))."""
+        return self.objective_of(i, j)
+
+    def total_of(self, i: int, j: int) -> Value:
+        """Sum of coins i..j (O(1))."""
+        self._check(i, j)
+        return self.prefix[j + 1] - self.prefix[i]
+
+    def value_of(self, i: int, j: int) -> Value:
+        """The coins the mover takes in subgame i..j under optimal play (O(1)); Stone Game
+        VII's points depend on the line, so its subgames have margins only.
+
+        >>> IntervalTable([1, 5, 2], Rules.parse("misere")).value_of(0, 2)
+        6
+        """
+        if self.rules.kind == "stone-game-vii":
+            raise UnsupportedRulesError(
+                "Stone Game VII subgames have margins only (margin_of); points follow the line"
+            )
+        objective, total = self.objective_of(i, j), self.total_of(i, j)
+        with exact_arithmetic():
+            both = total - objective if self.rules.kind == "misere" else total + objective
+            return halve(both)
+
+    def __repr__(self) -> str:
+        n = len(self.coins)
+        if not n:
+            return f"<Table of 0 coins under {self.rules}>"
+        return (
+            f"<Table of {n} coins under {self.rules}: first player's margin "
+            f"{format_value(self.objective_of(0, n - 1))}>"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(n^2)): ``rules``, ``coins``, ``margin`` (the first player's
+        objective margin), ``line``, and ``cells``, widest subgame first, each with ``i``,
+        ``j``, ``value`` (the coins the mover takes; null under Stone Game VII), ``margin``,
+        ``moves`` and ``player`` (``first`` or ``second``, who moves there; null under
+        ``take`` and ``both-ends``, where it depends on the line).
+
+        >>> IntervalTable([1, 2, 3], Rules.parse("take:any")).to_dict()["cells"][0]
+        {'i': 0, 'j': 2, 'value': 6, 'margin': 6, 'moves': 'L3 R3', 'player': None}
+        """
+        n = len(self.coins)
+        cells = []
+        points = self.rules.kind == "stone-game-vii"
+        for width in range(n - 1, -1, -1):
+            for i in range(n - width):
+                j = i + width
+                cells.append(
+                    {
+                        "i": i,
+                        "j": j,
+                        "value": None if points else json_value(self.value_of(i, j)),
+                        "margin": json_value(self._child(i, j)),
+                        "moves": self.moves_of(i, j),
+                        # take and both-ends moves take several coins: whose turn it is
+                        # depends on the line, so "player" is only given for one-coin moves
+                        "player": ("first", "second")[(n - 1 - width) % 2]
+                        if self.rules.single_coin_moves
+                        else None,
+                    }
+                )
+        return {
+            "rules": str(self.rules),
+            "coins": [json_value(coin) for coin in self.coins],
+            "margin": json_value(self._child(0, n - 1)) if n else 0,
+            "line": self.line if n else "",
+            "cells": cells,
+        }
+
+    @property
+    def line(self) -> str:
+        """One optimal line, first best move at each step, as one text (O(n))."""
+        return join_moves(self.optimal_line())
+
+    def optimal_line(self) -> tuple[str, ...]:
+        """One optimal line from the whole row, first best move at each step (O(n))."""
+        moves, lo, hi = [], 0, len(self.coins) - 1
+        while lo <= hi:
+            code = self.codes[hi - lo][lo]
+            side, count = code % 3, code // 3
+            moves.append(move_text(self.rules, side, count))
+            lo, hi = advance(lo, hi, side, count)
+        return tuple(moves)
+
+
+def advance(lo: int, hi: int, side: int, count: int) -> tuple[int, int]:
+    """The subgame left after taking ``count`` coins from ``side`` of lo..hi (O(1))."""
+    if side == 0:
+        return lo + count, hi
+    if side == 1:
+        return lo, hi - count
+    return lo + 1, hi - 1
+
+
+def replay(
+    coins: Sequence[Value], rules: Rules, moves: Sequence[str], start: int = 0
+) -> tuple[Value, ...]:
+    """Each player's total along a line of moves from subgame ``start``..n-1 (O(n)):
+    coins taken, or Stone Game VII's points (the coins left after each move).
+
+    >>> replay([5, 3, 1, 4, 2], Rules.parse("stone-game-vii"), "LRLRL")
+    (15, 9)
+    """
+    zero = zero_like(list(coins[:1]))
+    prefix = [zero, *accumulate(coins)]
+    totals = [zero] * rules.players
+    lo, hi = start, len(coins) - 1
+    for turn, text in enumerate(moves):
+        side, count = parse_move(rules, text)
+        new_lo, new_hi = advance(lo, hi, side, count)
+        if rules.kind == "stone-game-vii":
+            gain = prefix[new_hi + 1] - prefix[new_lo] if new_lo <= new_hi else zero
+        else:
+            gain = (
+                prefix[hi + 1]
+                - prefix[lo]
+                - (prefix[new_hi + 1] - prefix[new_lo] if new_lo <= new_hi else zero)
+            )
+        totals[turn % rules.players] += gain
+        lo, hi = new_lo, new_hi
+    return tuple(totals)
+
+
+def interval_solve(coins: Sequence[Value], rules: Rules) -> VariantResult:
+    """Solve a two-player interval variant by the general DP (see :class:`IntervalTable`).
+
+    >>> interval_solve([4, -10, -20, 7], Rules.parse("take:any")).objective
+    7
+    """
+    if not coins:
+        return VariantResult((0, 0), 0, (), ())
+    table = IntervalTable(coins, rules, keep=False)
+    moves = table.optimal_line()
+    return VariantResult(
+        replay(coins, rules, moves),
+        table.objective_of(0, len(coins) - 1),
+        moves,
+        table.optimal_moves_of(0, len(coins) - 1),
+    )
+
+
+# --- the pizza -------------------------------------------------------------------------------
+
+
+def opened(coins: Sequence[Value], start: int) -> list[Value]:
+    """The row the pizza leaves after its first slice ``start``: the next slice clockwise
+    first (O(n)).
+
+    >>> opened([1, 2, 3, 4], 1)
+    [3, 4, 1]
+    """
+    return [*coins[start + 1 :], *coins[:start]]
+
+
+def circular_margins(coins: Sequence[Value]) -> list[Value]:
+    """The first player's margin for each first slice s, s - plain margin of the opened row,
+    by the plain interval DP on the doubled row (O(n^2) for all starts together).
+
+    >>> circular_margins([1, 2, 3, 4])
+    [-2, 2, 0, 2]
+    """
+    n = len(coins)
+    doubled = [*coins, *coins]
+    zero = zero_like(list(coins[:1]))
+    previous: list[Value] = []
+    current: list[Value] = list(doubled)
+    # windows of width w (w + 1 coins) starting at 0..2n-1-w, up to n - 1 coins
+    for width in range(1, n - 1):
+        previous = current
+        current = [
+            max(doubled[i] - previous[i + 1], doubled[i + width] - previous[i])
+            for i in range(2 * n - width)
+        ]
+    if n == 1:
+        return [coins[0]]
+    return [coins[s] - (current[s + 1] if n > 1 else zero) for s in range(n)]
+
+
+def circular_margins_fast(coins: Sequence[Value]) -> list[Value]:
+    """The same margins by one O(n) reduction per first slice (O(n^2) in all, O(n) memory).
+
+    >>> circular_margins_fast([1, 2, 3, 4])
+    [-2, 2, 0, 2]
+    """
+    row = kernel_row(coins, PIZZA_KERNEL_MIN_LENGTH)
+    if row is not None:  # int64-safe ints: the compiled reduction on each rotation
+        import numpy as np
+
+        from .kernels import reduction_left
+
+        rotated = np.empty_like(row)
+        margins: list[Value] = []
+        for start in range(len(row)):
+            rotated[: len(row) - start] = row[start:]
+            rotated[len(row) - start :] = row[:start]
+            margins.append(int(reduction_left(rotated)[0]))  # coin 0 minus the rest's margin
+        return margins
+    return [coins[s] - reduction.margin(opened(coins, s)) for s in range(len(coins))]
+
+
+#: Shortest pizza whose reductions run compiled (int64-safe int rows).
+PIZZA_KERNEL_MIN_LENGTH = 200
+
+
+def circular_solve(coins: Sequence[Value], fast: bool = True) -> VariantResult:
+    """The pizza: the first slice with the best margin, then optimal play on the opened row
+    (O(n^2); the line by the reduction, O(n)). The first move is the slice's 0-based index.
+
+    >>> circular_solve([1, 2, 3, 4])
+    VariantResult(totals=(6, 4), objective=2, moves=('1', 'L', 'L', 'L'), first_moves=('1', '3'))
+    """
+    if not coins:
+        return VariantResult((0, 0), 0, (), ())
+    margins = circular_margins_fast(coins) if fast else circular_margins(coins)
+    best = max(margins)
+    start = margins.index(best)
+    rest = reduction.optimal_line(opened(coins, start))
+    row = [coins[start], *opened(coins, start)]
+    plain = Rules()
+    totals = replay(row, plain, ("L", *rest))
+    return VariantResult(
+        totals, best, (str(start), *rest), tuple(str(s) for s, m in enumerate(margins) if m == best)
+    )
+
+
+# --- fast paths on the reduction -------------------------------------------------------------
+
+
+def _exact(coins: Sequence[Value]) -> Sequence[Value]:
+    """Python ints for a NumPy row (its int64 arithmetic could overflow), else the row."""
+    return coins.tolist() if is_int_array(coins) else coins  # type: ignore[attr-defined]
+
+
+def _negated(coins: Sequence[Value]) -> tuple[Value, str, str, Any]:
+    """Margin, line and first moves of the plain game on the negated row, and the row as an
+    int64 array when it ran compiled (else None) (O(n))."""
+    row = kernel_row(coins, KERNEL_MIN_LENGTH["reduction"])
+    if row is not None:
+        solved = reduction.solve_int64(-row)
+        if solved is not None:
+            return solved[0], str(solved[1].data, "ascii"), solved[2], row
+    plain = reduction.solve([-coin for coin in coins])
+    return plain.margin, plain.line, plain.first_moves, None
+
+
+def _array_totals(row: Any, line: str, points: bool) -> tuple[int, int]:
+    """Both players' totals along a line of L/R moves over an int64-safe row, vectorised
+    (O(n)); Stone Game VII's points are summed in chunks that cannot overflow int64."""
+    import numpy as np
+
+    n = len(row)
+    left = np.frombuffer(line.encode("ascii"), np.uint8) == ord("L")
+    taken = np.where(left, np.cumsum(left) - 1, n - np.cumsum(~left))
+    values = row[taken]
+    if points:
+        values = int(row.sum()) - np.cumsum(values)  # |each| <= sum of |a| < 2^62
+    return _exact_sum(values[0::2]), _exact_sum(values[1::2])
+
+
+def _exact_sum(values: Any) -> int:
+    """Sum of an int64 array whose entries are below 2^62 in size, as a Python int (O(n))."""
+    if not len(values):
+        return 0
+    step = max(1, INT64_SAFE_LIMIT // (int(abs(values).max()) + 1))
+    return sum(int(values[start : start + step].sum()) for start in range(0, len(values), step))
+
+
+def misere_solve(coins: Sequence[Value]) -> VariantResult:
+    """Misère by the reduction on negated values (O(n)): the plain game on -a is the
+    misère game on a, move for move, so its line is optimal and its margin is minus the
+    misère margin (docs/variants.md). Long int64-safe int rows run compiled.
+
+    >>> misere_solve([1, 5, 2]).totals
+    (6, 2)
+    """
+    if not len(coins):
+        return VariantResult((0, 0), 0, (), ())
+    margin, line, first, row = _negated(coins)
+    totals = _array_totals(row, line, False) if row is not None else None
+    if totals is None:
+        totals = replay(coins, Rules("misere"), line)
+    return VariantResult(totals, margin, tuple(line), tuple(first))
+
+
+def stone_game_vii_solve(coins: Sequence[Value]) -> VariantResult:
+    """Stone Game VII by the reduction on negated values (O(n)): each move scores the coins
+    left, so the first player's margin is the sum of the coins the second player takes, and
+    both play the misère game (docs/variants.md). Long int64-safe int rows run compiled.
+
+    >>> stone_game_vii_solve([7, 90, 5, 1, 100, 10, 10, 2]).objective
+    122
+    """
+    if not len(coins):
+        return VariantResult((0, 0), 0, (), ())
+    _, line, first, row = _negated(coins)
+    if row is not None:
+        totals: tuple[Value, ...] = _array_totals(row, line, True)
+    else:
+        totals = replay(_exact(coins), Rules("stone-game-vii"), line)
+    return VariantResult(totals, totals[0] - totals[1], tuple(line), tuple(first))
+
+
+# --- best reply to a known opponent ----------------------------------------------------------
+
+
+def greedy_opponent(coins: Sequence[Value]) -> Opponent:
+    """The greedy opponent: the larger end, left on equality (O(1) a call).
+
+    >>> greedy_opponent([3, 2, 10, 4])(1, 3)
+    'R'
+    """
+    return lambda lo, hi: "L" if coins[lo] >= coins[hi] else "R"
+
+
+#: Opponents the engines know without the strategies module.
+OPPONENTS: dict[str, Callable[[Sequence[Value]], Opponent]] = {"greedy": greedy_opponent}
+
+
+def reply_solve(coins: Sequence[Value], opponent: Opponent) -> VariantResult:
+    """The first player's best against a deterministic second player (O(n^2) states, one
+    ``opponent`` call per state with the second player to move).
+
+    F(i, j) = max(a_i + G(i+1, j), a_j + G(i, j-1)) with the first player to move;
+    G(i, j) = F(the subgame the opponent's move leaves). ``objective`` is the margin.
+
+    >>> reply_solve([3, 2, 10, 4], greedy_opponent([3, 2, 10, 4])).objective
+    7
+    """
+    n = len(coins)
+    if not n:
+        return VariantResult((0, 0), 0, (), ())
+    zero = zero_like(list(coins[:1]))
+    below: list[Value] = []  # the first player's totals from the subgames one coin shorter
+    codes: list[bytearray] = []  # 0 = L, 1 = R: the first player's best, or the opponent's move
+    for width in range(n):
+        first_moves = (n - width - 1) % 2 == 0
+        row_values: list[Value] = []
+        row_codes = bytearray()
+        for i in range(n - width):
+            j = i + width
+            after_left = below[i + 1] if width else zero
+            after_right = below[i] if width else zero
+            if first_moves:
+                take_left, take_right = coins[i] + after_left, coins[j] + after_right
+                if take_left >= take_right:
+                    row_values.append(take_left)
+                    row_codes.append(0)
+                else:
+                    row_values.append(take_right)
+                    row_codes.append(1)
+            else:
+                move = opponent(i, j)
+                if move not in ("L", "R"):
+                    raise UnsupportedRulesError(f"the opponent played {move!r}, not L or R")
+                row_values.append(after_left if move == "L" else after_right)
+                row_codes.append(0 if move == "L" else 1)
+        if width < n - 1:
+            below = row_values
+        codes.append(row_codes)
+    moves, lo, hi = [], 0, n - 1
+    while lo <= hi:
+        side = codes[hi - lo][lo]
+        moves.append(_SIDES[side])
+        lo, hi = advance(lo, hi, side, 1)
+    first = row_values[0]
+    total = sum(coins, zero)
+    after_left = below[1] if n > 1 else zero
+    after_right = below[0] if n > 1 else zero
+    options = {"L": coins[0] + after_left, "R": coins[n - 1] + after_right}
+    best_first = tuple(move for move, value in options.items() if value == first)
+    return VariantResult((first, total - first), first - (total - first), tuple(moves), best_first)
+
+
+# --- N players -------------------------------------------------------------------------------
+
+
+def players_solve(coins: Sequence[Value], players: int, tie_break: str) -> VariantResult:
+    """N players in turn, each maximising their own total (O(n^2 p) time, O(n p) values kept
+    plus O(n^2) move codes).
+
+    V(i, j) lists the totals from subgame i..j of the mover and the players after them; a
+    move to child C gives the mover a + C[p-1] and the player k seats later C[k-1]. Ties in
+    the mover's total go by ``tie_break``: ``left``, ``right``, or ``spite`` (the move that
+    leaves the best-off other player the least, then left).
+
+    >>> players_solve([1, 2, 3, 4, 5], 3, "left").totals
+    (7, 5, 3)
+    """
+    n = len(coins)
+    zero = zero_like(list(coins[:1]))
+    if not n:
+        return VariantResult((zero,) * players, None if players > 2 else zero, (), ())
+    empty = (zero,) * players
+    previous: list[tuple[Value, ...]] = []
+    codes: list[bytearray] = []
+    for width in range(n):
+        current: list[tuple[Value, ...]] = []
+        row_codes = bytearray()
+        for i in range(n - width):
+            j = i + width
+            left_child = previous[i + 1] if width else empty
+            right_child = previous[i] if width else empty
+            left = (coins[i] + left_child[-1], *left_child[:-1])
+            right = (coins[j] + right_child[-1], *right_child[:-1])
+            if width == 0 or left[0] > right[0]:
+                choice = 0
+            elif right[0] > left[0] or tie_break == "right":
+                choice = 1
+            elif tie_break == "spite":
+                choice = 1 if max(right[1:]) < max(left[1:]) else 0
+            else:
+                choice = 0
+            current.append(right if choice else left)
+            row_codes.append(choice)
+        previous = current
+        codes.append(row_codes)
+    totals = previous[0]
+    moves, lo, hi = [], 0, n - 1
+    while lo <= hi:
+        side = codes[hi - lo][lo]
+        moves.append(_SIDES[side])
+        lo, hi = advance(lo, hi, side, 1)
+    first = ("L", "R") if n == 1 else _players_first(coins, codes, players, zero)
+    objective = totals[0] - totals[1] if players == 2 else None
+    return VariantResult(tuple(totals), objective, tuple(moves), first)
+
+
+def _players_first(
+    coins: Sequence[Value], codes: list[bytearray], players: int, zero: Value
+) -> tuple[str, ...]:
+    """First moves giving the first player their best total (O(n p): two replays)."""
+    n = len(coins)
+    result = {}
+    for side, (lo, hi) in enumerate(((1, n - 1), (0, n - 2))):
+        taken = coins[0] if side == 0 else coins[n - 1]
+        own, turn = taken, 1
+        while lo <= hi:
+            code = codes[hi - lo][lo]
+            if turn % players == 0:
+                own += coins[lo] if code == 0 else coins[hi]
+            lo, hi = advance(lo, hi, code, 1)
+            turn += 1
+        result[_SIDES[side]] = own
+    best = max(result.values())
+    return tuple(move for move, value in result.items() if value == best)

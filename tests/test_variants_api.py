@@ -1,0 +1,175 @@
+"""Rules through the public API and the CLI: coinrow.Rules, solve(rules=...), Table(rules=...),
+coinrow solve/table --rules (docs/variants.md)."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+
+import pytest
+
+import coinrow
+from coinrow import Rules, RulesError, Table, UnsupportedRulesError, solve
+from coinrow.cli import main
+from coinrow.strategies import get
+from coinrow.variants import VariantSolution, solve_variant
+
+TEXTS = [
+    "plain", "circular", "misere", "stone-game-vii", "take:1", "take:3", "take:any",
+    "both-ends", "reply:greedy", "reply:lookahead:2", "players:2", "players:3:left",
+    "players:5:spite", "players:4:right",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", TEXTS)
+def test_rules_text_round_trips(text: str) -> None:
+    rules = Rules.parse(text)
+    assert Rules.parse(str(rules)) == rules and hash(Rules.parse(str(rules))) == hash(rules)
+    assert eval(repr(rules), {"Rules": Rules}) == rules
+    with pytest.raises(AttributeError):
+        rules.kind = "plain"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["pizza", "", "take", "take:0", "take:-1", "take:x", "take:1.5", "misere:1", "reply:",
+     "reply:1x", "reply:random", "reply:random:3", "reply:optimal:random", "players",
+     "players:1", "players:65", "players:3:up", "both-ends:2"],
+)  # fmt: skip
+def test_malformed_rules_are_refused(text: str) -> None:
+    with pytest.raises(RulesError):
+        Rules.parse(text)
+
+
+def test_rules_fields_are_validated() -> None:
+    for fields in (
+        {"kind": "pizza"},
+        {"kind": "misere", "take": 2},
+        {"kind": "take", "take": 0},
+        {"kind": "take", "take": True},
+        {"kind": "reply"},
+        {"kind": "plain", "strategy": "greedy"},
+        {"kind": "players", "players": 1},
+        {"kind": "players", "players": 3, "tie_break": "up"},
+        {"kind": "misere", "players": 3},
+    ):
+        with pytest.raises(RulesError):
+            Rules(**fields)  # type: ignore[arg-type]
+    assert issubclass(UnsupportedRulesError, RulesError) and issubclass(RulesError, ValueError)
+
+
+def test_solve_keeps_the_plain_game_by_default() -> None:
+    assert isinstance(solve([1, 2, 3]), coinrow.Solution)
+    assert isinstance(solve([1, 2, 3], rules="plain"), coinrow.Solution)
+    assert isinstance(solve([1, 2, 3], rules=Rules()), coinrow.Solution)
+    with pytest.raises(RulesError):
+        solve([1, 2, 3], rules="pizza")
+
+
+def test_variant_solutions() -> None:
+    s = solve([5, 3, 1, 4, 2], rules="stone-game-vii")
+    assert isinstance(s, VariantSolution)
+    assert (s.margin, s.outcome, s.engine) == (6, "first", "reduction")
+    assert solve([5, 3, 1, 4, 2], "table", rules="stone-game-vii").margin == 6
+    misere = solve([1, 5, 2], rules="misere")
+    assert misere.totals == (6, 2) and misere.outcome == "second" and misere.objective == -4
+    pizza = solve([1, 2, 3, 4], rules="circular")
+    assert (pizza.start, pizza.first_moves, pizza.margin) == (1, "1 3", 2)
+    take = solve([4, -10, -20, 7], rules="take:any")
+    assert take.margin == 7 and take.moves[0] in ("L1", "R1")
+    players = solve([1, 2, 3, 4, 5], rules="players:3")
+    assert players.margin is None and players.outcome == "player 1"
+    assert players.to_dict()["tie_break"] == "left"
+    fractions = solve([Fraction(1, 3), Fraction(1, 2)], rules="both-ends")
+    assert fractions.totals == (Fraction(5, 6), 0)
+    assert json.loads(json.dumps(fractions.to_dict()))["first_total"] == "5/6"
+
+
+def test_reply_takes_any_deterministic_strategy() -> None:
+    coins = [3, 2, 10, 4, 6, 1]
+    by_name = solve_variant(coins, "reply:greedy")
+    by_strategy = solve_variant(coins, "reply:greedy", opponent=get("greedy"))
+    assert by_name.totals == by_strategy.totals
+    with pytest.raises(UnsupportedRulesError, match="strategy object"):
+        solve_variant(coins, "reply:lookahead:2")
+    assert solve_variant(coins, "reply:lookahead:2", opponent=get("lookahead:2")).totals[0] >= (
+        solve(coins).first_total
+    )
+
+
+def test_variant_work_is_bounded() -> None:
+    with pytest.raises(coinrow.RowTooLongError, match="limit"):
+        solve_variant([1] * 20_000, "both-ends")
+    assert solve_variant([1] * 20_000, "misere").totals == (10_000, 10_000)
+
+
+def test_variant_tables() -> None:
+    table = Table([1, 2, 3, 4], rules="take:2")
+    assert (table.value_of(0, 3), table.margin_of(0, 3), table.moves_of(0, 3)) == (7, 4, "R2")
+    assert table.line == "R2 L2" or table.line.startswith("R2")
+    svii = Table([5, 3, 1, 4, 2], rules="stone-game-vii")
+    assert svii.margin_of(0, 4) == 6
+    with pytest.raises(UnsupportedRulesError):
+        svii.value_of(0, 4)
+    with pytest.raises(UnsupportedRulesError):
+        Table([1, 2, 3], rules="circular")
+    assert isinstance(Table([1, 2, 3], rules="plain"), Table)
+
+
+def test_cli_solve_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "--rules", "circular", "--json", "1", "2", "3", "4"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["rules"], data["margin"], data["start"], data["line"]) == (
+        "circular",
+        2,
+        1,
+        "1 LLL",
+    )
+    assert main(["solve", "--rules", "take:any", "1", "2", "3", "4"]) == 0
+    assert "first 10, second 0" in capsys.readouterr().out
+    assert main(["solve", "--rules", "reply:lookahead:1", "--json", "3", "2", "10", "4"]) == 0
+    assert json.loads(capsys.readouterr().out)["first_total"] == 13
+
+
+def test_cli_table_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["table", "--rules", "take:2", "--json", "1", "2", "3"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["cells"][0] == {
+        "i": 0,
+        "j": 2,
+        "value": 5,
+        "margin": 4,
+        "moves": "R2",
+        "player": None,
+    }
+    assert main(["table", "--rules", "misere", "1", "2", "3"]) == 0
+    assert "Every subgame" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["solve", "--rules", "pizza"], "unknown rules 'pizza'"),
+        (["solve", "--rules", "take:0"], "take:0"),
+        (["table", "--rules", "circular"], "rules circular have no table"),
+        (["table", "--rules", "players:3"], "no table"),
+        (["table", "--rules", "misere", "--svg", "x.svg"], "plain game only"),
+    ],
+)
+def test_cli_rules_errors_exit_2_with_one_line(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([*args, "1", "2", "3"]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_tables_still_copy_and_pickle() -> None:
+    """Table.__new__ (the rules hook) leaves copy and pickle working, plain and variant."""
+    import copy
+    import pickle
+
+    plain = Table([1, 2, 4, 3])
+    assert copy.deepcopy(plain).value_of(0, 3) == 5
+    assert pickle.loads(pickle.dumps(plain)).moves_of(0, 3) == "LR"
+    assert pickle.loads(pickle.dumps(Table([1, 2, 3], rules="take:2"))).moves_of(0, 2) == "R2"
