@@ -103,6 +103,8 @@ class CheckTargetError(CoinrowError):
 
 class RubricError(CoinrowError):
     """A grading rubric cannot be used: not TOML, a missing key, or an unknown check."""
+
+
 class RulesError(CoinrowError):
     """Rules of the game that are unknown or malformed (``take:0``, ``pizza``)."""
 

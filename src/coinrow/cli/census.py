@@ -228,7 +228,7 @@ def _compile_notice(census: Census) -> None:
     from ..census import COMPILE_SECONDS, kernels_warm
 
     console = Console(stderr=True, highlight=False)
-    if console.is_terminal and census.missing and not kernels_warm(census.job.family):
+    if console.is_terminal and census.missing_count and not kernels_warm(census.job.family):
         console.print(f"compiling the census kernels once, about {COMPILE_SECONDS} s")
 
 
