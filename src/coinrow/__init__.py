@@ -13,6 +13,7 @@ from .engines.table import Table
 from .errors import (
     CensusStoreError,
     CoinrowError,
+    CostLimitError,
     IllegalMoveError,
     InputFileError,
     InvalidCoinError,
@@ -43,6 +44,7 @@ __all__ = [
     "ENGINES",
     "CensusStoreError",
     "CoinrowError",
+    "CostLimitError",
     "Game",
     "GameAnalysis",
     "IllegalMoveError",
