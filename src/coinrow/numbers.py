@@ -474,7 +474,8 @@ def halve(value: Value) -> Value:
         return value / 2
 
 
-_RANGE = re.compile(r"\s*([+-]?\d+)\s*(?:-|\.\.)\s*([+-]?\d+)\s*")
+# ASCII digits and blanks only, as the token grammar (\d would take "٣-٩").
+_RANGE = re.compile(r"[ \t]*([+-]?[0-9]+)[ \t]*(?:-|\.\.)[ \t]*([+-]?[0-9]+)[ \t]*")
 
 
 @dataclass(frozen=True)

@@ -343,3 +343,9 @@ class LimitsResponse(BaseModel):
     random_coins: int
     coin_digits: int
     body_bytes: int
+    response_bytes: int
+    body_seconds: int
+    request_seconds: int
+    request_memory: int
+    processes: int
+    queue: int
