@@ -51,15 +51,15 @@ class Subgames:
     ) -> None:
         self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
         self.zero: Value = zero_like(list(self.coins))
-        with exact_arithmetic():
-            self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
         wants_table = self._wants_table(table_limit)
-        if not wants_table:  # each query is a reduction of up to n coins
+        if not wants_table:  # the prefix sums, then a reduction of up to n coins a query
             what = f"a query on {len(self.coins):,} coins"
             check_cost(self.coins, "reduction", max_seconds=max_seconds, what=what)
         self.table: Table | None = (
             Table(self.coins, max_seconds=max_seconds) if wants_table else None
         )
+        with exact_arithmetic():
+            self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
 
     def _wants_table(self, table_limit: int | None) -> bool:
         """A table for short rows, and for int rows the compiled kernel fills quickly."""

@@ -317,6 +317,10 @@ class RequestGuard:
                 send, error_answer(415, f"send application/json (got content type {kind})")
             )
             return
+        large = length is not None and int(length) > INLINE_BODY
+        if self.pool is not None and large and self.pool.full():
+            await _send_answer(send, self.pool.busy_answer())  # before reading the body
+            return
         body = await self._read_body(receive, send)
         if body is None:
             return

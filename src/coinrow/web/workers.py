@@ -98,13 +98,8 @@ class WorkerPool:
         if self._free is None:
             self._free = asyncio.Condition()
         async with self._free:
-            if self._busy >= self.size and self._waiting >= self.queue:
-                return error_answer(
-                    503,
-                    f"the server is busy ({self._busy} requests running, {self._waiting} "
-                    "waiting); try again in a moment",
-                    {"retry-after": "1"},
-                )
+            if self.full():
+                return self.busy_answer()
             self._waiting += 1
             try:
                 await self._free.wait_for(lambda: self._busy < self.size)
@@ -117,6 +112,19 @@ class WorkerPool:
             async with self._free:
                 self._busy -= 1
                 self._free.notify()
+
+    def full(self) -> bool:
+        """True when every process is busy and the queue is full (O(1))."""
+        return self._busy >= self.size and self._waiting >= self.queue
+
+    def busy_answer(self) -> Answer:
+        """The 503 answer of a full pool (O(1))."""
+        return error_answer(
+            503,
+            f"the server is busy ({self._busy} requests running, {self._waiting} waiting); "
+            "try again in a moment",
+            {"retry-after": "1", "connection": "close"},
+        )
 
     async def _run(
         self, scope: dict[str, Any], body: bytes, disconnected: Awaitable[None]
@@ -212,6 +220,7 @@ def _serve(connection: Connection, factory: AppFactory, limits: Any, memory: int
     """A worker process: build the app, bound the address space, answer jobs one by one."""
     app = factory(limits)
     _limit_memory(memory)
+    os.nice(5)  # below the server process: small requests answered inline keep their core
     loop = asyncio.new_event_loop()
     while True:
         try:
