@@ -15,6 +15,7 @@ import random as _random
 import sys
 from collections.abc import Callable, Sequence
 
+from .engines import MAX_SECONDS, check_cost
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .errors import (
     StrategyFailedError,
@@ -184,6 +185,9 @@ def _cooperative_sweep(coins: Sequence[Value]) -> Value:
 
         return int(compiled(row))
     n = len(coins)
+    check_cost(
+        coins, "linear", max_seconds=MAX_SECONDS, what=f"the cooperative sweep of {n:,} coins"
+    )
     zero = zero_like(list(coins))
     # best[i] is the first player's best collection from the subgame i..i+width-1.
     best = [zero] * (n + 1)

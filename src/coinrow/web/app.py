@@ -43,6 +43,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..analysis import analyze
 from ..diagram import check_view, table_data
+from ..engines import check_cost
 from ..engines.table import Table
 from ..errors import (
     CoinrowError,
@@ -644,6 +645,11 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         """
         row = row_of(body.coins, limits.play_coins)
         game = Game(row, body.moves)
+        if body.strategy.startswith("cooperative"):  # two O(n^2) sweeps of the coins left
+            rest = row[game.position.lo : game.position.hi + 1]
+            what = f"the cooperative strategy's move on {len(rest):,} coins"
+            cells = len(rest) * (len(rest) + 1)
+            check_cost(rest, "linear", max_seconds=request_seconds(), what=what, items=cells)
         seed = None if body.seed is None else body.seed * 1_000_003 + len(game.moves)
         strategy = get(body.strategy, seed=seed, allow_user=False)  # never imports user code
         return JSONResponse(position_data(game, strategy))
