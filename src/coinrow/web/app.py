@@ -38,12 +38,13 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..analysis import analyze
 from ..diagram import check_view, table_data
-from ..engines import check_cost
+from ..engines import check_cost, duration_text
 from ..engines.table import Table
 from ..errors import (
     CoinrowError,
@@ -241,7 +242,12 @@ class _ExactRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def exact_handler(request: Request) -> Response:
-            return await handler(_ExactRequest(request.scope, request.receive))
+            try:
+                return await handler(_ExactRequest(request.scope, request.receive))
+            except HTTPException as error:  # FastAPI's "error parsing the body", from memory
+                if isinstance(error.__cause__, MemoryError):
+                    raise MemoryError from None
+                raise
 
         return exact_handler
 
@@ -353,8 +359,8 @@ class RequestGuard:
                     send,
                     error_answer(
                         408,
-                        f"the request body did not arrive within {self.limits.body_seconds} "
-                        "seconds",
+                        "the request body did not arrive within "
+                        f"{duration_text(self.limits.body_seconds)}",
                         {"connection": "close"},
                     ),
                 )

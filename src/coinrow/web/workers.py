@@ -162,8 +162,8 @@ class WorkerPool:
             return None
         return error_answer(
             422,
-            f"the request took more than the server's limit of {self.seconds:g} seconds "
-            "for one request and was stopped",
+            f"the request took more than the server's limit of {self.seconds:g} "
+            f"second{'' if self.seconds == 1 else 's'} for one request and was stopped",
         )
 
     def _start(self) -> _Worker:
