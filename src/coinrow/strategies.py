@@ -12,6 +12,7 @@ import functools
 import importlib
 import os
 import random as _random
+import re
 import sys
 from collections.abc import Callable, Sequence
 
@@ -386,10 +387,9 @@ def _choices() -> str:
 
 
 def _integer(text: str, what: str, name: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise StrategyParameterError(f"{name}: {what} must be an integer, got {text!r}") from None
+    if not re.fullmatch(r"[+-]?[0-9]+", text.strip(" \t\n\r\f\v")):  # ASCII, as coins
+        raise StrategyParameterError(f"{name}: {what} must be an integer, got {text!r}")
+    return int(text)
 
 
 def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strategy:

@@ -242,6 +242,12 @@ class _ExactRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def exact_handler(request: Request) -> Response:
+            if request.method == "POST" and not _is_json(
+                request.headers.get("content-type", "").encode("latin-1")
+            ):
+                kind = request.headers.get("content-type", "none")[:60]
+                detail = f"send application/json (got content type {kind})"
+                return JSONResponse({"detail": detail}, status_code=415)
             try:
                 return await handler(_ExactRequest(request.scope, request.receive))
             except HTTPException as error:  # FastAPI's "error parsing the body", from memory
@@ -293,8 +299,8 @@ class RequestGuard:
 
     - the body: over ``body_bytes`` refused with 413 (from ``Content-Length`` before
       anything is read, or as soon as the bytes received pass it); a body that stops
-      arriving for ``body_seconds`` with 408; a POST to the API whose content type is not
-      JSON with 415;
+      arriving for ``body_seconds`` with 408 (a POST whose content type is not JSON gets
+      415 from its route);
     - the answer: one over ``response_bytes`` is replaced by a 422 saying so;
     - the work: with a ``pool``, an API request with a large body, or whose work the
       library estimates over :data:`INLINE_SECONDS`, is answered by a worker process (time
@@ -317,12 +323,6 @@ class RequestGuard:
         api = scope["path"].startswith("/api/")
         if not api:
             await self.app(scope, receive, self._bounded(send))
-            return
-        if scope["method"] == "POST" and not _is_json(headers.get(b"content-type", b"")):
-            kind = headers.get(b"content-type", b"none").decode("latin-1")[:60]
-            await _send_answer(
-                send, error_answer(415, f"send application/json (got content type {kind})")
-            )
             return
         large = length is not None and int(length) > INLINE_BODY
         if self.pool is not None and large and self.pool.full():
@@ -685,7 +685,10 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
     def random_endpoint(
         n: int = Query(10, ge=1, le=limits.random_coins, description="Number of coins."),
         values: str = Query(
-            "1-9", max_length=200, description='A range such as "1-9" or a list "1,2,5".'
+            "1-9",
+            max_length=200,
+            pattern=models.VALUES_PATTERN,
+            description='A range such as "1-9" or a list "1,2,5".',
         ),
         seed: int | None = Query(None, ge=0, le=2**32 - 1, description="Random seed."),
     ) -> JSONResponse:
