@@ -352,7 +352,7 @@ def sum_bits(coins: Sequence[Value], cap: int | None = None) -> int:
     distinct denominators of b bits, never more than what the sums themselves would cost.
 
     >>> sum_bits([1, 2, 3]), sum_bits([decimal.Decimal("0.001"), decimal.Decimal("1E+3")])
-    (4, 27)
+    (4, 24)
     >>> sum_bits([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)])
     7
     """
@@ -364,7 +364,7 @@ def sum_bits(coins: Sequence[Value], cap: int | None = None) -> int:
     if isinstance(first, decimal.Decimal):
         exponents = [coin.as_tuple().exponent for coin in coins]
         high = max(coin.adjusted() for coin in coins) + len(str(len(coins)))
-        digits = max(high - min(0, *exponents) + 1, 1)
+        digits = max(high - min(exponents), 1)
         return int(digits * 3.3219280948873626) + 1
     if is_int_array(coins):
         return 63

@@ -168,9 +168,10 @@ def estimated_solve_seconds(
     denominator is computed only as far as needed to pass it.
 
     >>> round(estimated_solve_seconds([1, 2, 3] * 1000, "memo"), 1)
-    5.4
+    5.9
     """
     from .dispatch import KERNEL_MIN_LENGTH, kernel_row
+    from .table import bytes_per_cell
 
     n = len(coins)
     if n == 0:
@@ -183,8 +184,8 @@ def estimated_solve_seconds(
     coin_bytes = 0
     if number is Fraction:
         coin_bytes = max(c.numerator.bit_length() + c.denominator.bit_length() for c in coins) // 8
-    cap = None if limit is None else _bits_cap(engine, count, limit, coin_bytes)
-    number_bytes = sum_bits(coins, cap) // 8 + 1
+    cap = None if limit is None else _bits_cap(engine, count, limit, coin_bytes) // 8
+    number_bytes = bytes_per_cell(coins, cap)
     return float(count * subgame_seconds(engine, False, number, number_bytes, coin_bytes))
 
 

@@ -687,7 +687,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         values: str = Query(
             "1-9",
             max_length=200,
-            pattern=models.VALUES_PATTERN,
+            json_schema_extra={"pattern": models.VALUES_PATTERN},
             description='A range such as "1-9" or a list "1,2,5".',
         ),
         seed: int | None = Query(None, ge=0, le=2**32 - 1, description="Random seed."),

@@ -167,7 +167,7 @@ def request_models(
         highlight: StrictStr | None = Field(
             None,
             max_length=table_coins + 10,
-            pattern="^(?:best|[LR]*)$",
+            json_schema_extra={"pattern": "^(?:best|[LR]*)$"},
             description='Cells and moves to highlight: "best" (the optimal line) or a line of '
             "moves such as LRL (the cells it passes through, ending at the current subgame).",
         )
@@ -181,7 +181,7 @@ def request_models(
         strategy: StrictStr = Field(
             "optimal",
             max_length=100,
-            pattern=STRATEGY_PATTERN,
+            json_schema_extra={"pattern": STRATEGY_PATTERN},
             description="The computer's strategy: a built-in name from /api/strategies, "
             "with its parameter if any (lookahead:3, optimal:right, random:7).",
         )
