@@ -220,7 +220,7 @@ def _serve(connection: Connection, factory: AppFactory, limits: Any, memory: int
     """A worker process: build the app, bound the address space, answer jobs one by one."""
     app = factory(limits)
     _limit_memory(memory)
-    os.nice(5)  # below the server process: small requests answered inline keep their core
+    os.nice(10)  # below the server process: small requests answered inline keep their core
     loop = asyncio.new_event_loop()
     while True:
         try:
