@@ -15,6 +15,7 @@ from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal
 
+from .engines import MAX_SECONDS, check_cost
 from .errors import IllegalMoveError
 from .game import Move, Player, parse_moves
 from .numbers import Value, exact_arithmetic, format_value, json_value
@@ -214,7 +215,13 @@ def _result(guaranteed: Value, grand_total: Value) -> int:
     return int(balance > 0) - int(balance < 0)
 
 
-def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = None) -> GameAnalysis:
+def analyze(
+    coins: Sequence[object],
+    moves: str,
+    subgames: Subgames | None = None,
+    *,
+    max_seconds: float | None = MAX_SECONDS,
+) -> GameAnalysis:
     """Analyse every move of a game (possibly unfinished) on a row.
 
     ``subgames``, when given, must be the :class:`~coinrow.subgames.Subgames` of the same row
@@ -222,7 +229,8 @@ def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = Non
 
     O(n^2) to build a table for rows up to :data:`~coinrow.subgames.TABLE_LIMIT` coins and
     O(1) per move; longer rows cost O(n) per move (peak reductions), O(n^2) in all with O(n)
-    memory.
+    memory. Exact arithmetic estimated over ``max_seconds`` is refused up front
+    (:func:`coinrow.engines.check_cost`; ``None``: no limit).
 
     >>> game = analyze([3, 2, 2, 3, 1, 2], "RLLLLL")
     >>> first = game.moves[0]
@@ -231,11 +239,15 @@ def analyze(coins: Sequence[object], moves: str, subgames: Subgames | None = Non
     >>> game.first.total_loss, game.first.accuracy
     (1, 66.66666666666667)
     """
-    sub = subgames if subgames is not None else Subgames(coins)
+    sub = subgames if subgames is not None else Subgames(coins, max_seconds=max_seconds)
     row = sub.coins
     line = parse_moves(moves)
     if len(line) > len(row):
         raise IllegalMoveError(f"{len(line)} moves for a row of {len(row)} coins")
+    if sub.table is None:  # four reductions a move, of the coins left
+        queries = 4 * (len(row) * len(line) - len(line) ** 2 // 2)
+        what = f"analysing {len(line):,} moves on {len(row):,} coins"
+        check_cost(row, "reduction", max_seconds=max_seconds, what=what, items=queries)
     typical = typical_coin(row)
     grand_total = sub.total_of(0, len(row) - 1)
     taken = [sub.zero, sub.zero]

@@ -30,6 +30,16 @@ class RowTooLongError(CoinrowError):
     """The row is too long for the requested engine or picture."""
 
 
+class CostLimitError(CoinrowError):
+    """A computation's estimated cost (exact arithmetic on long rows or long numbers) is over
+    the limit it was given; ``seconds`` is the estimate, ``limit`` the limit."""
+
+    def __init__(self, message: str, seconds: float, limit: float) -> None:
+        self.seconds = seconds
+        self.limit = limit
+        super().__init__(message)
+
+
 class TableTooLargeError(RowTooLongError):
     """The full subgame table would exceed the memory budget."""
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 import contextlib
 import decimal
 import functools
+import math
 import random
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Set
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeAlias, TypeVar
@@ -138,7 +139,7 @@ def parse_token(token: str, position: int = 0) -> Value:
             raise InvalidCoinError(position, token, "zero denominator")
         return Fraction(_parse_int(numerator, position, token), bottom)
     if _DECIMAL_TOKEN.fullmatch(text):
-        return _check_decimal(decimal.Decimal(text), position, _short(token))
+        return parse_decimal(text, position, _short(token))
     if _INFINITY_TOKEN.fullmatch(text):
         raise InvalidCoinError(position, token, "infinity is not a coin value")
     if _NAN_TOKEN.fullmatch(text):
@@ -151,6 +152,53 @@ def parse_token(token: str, position: int = 0) -> Value:
 MAX_DECIMAL_EXPONENT = 100_000
 
 
+_EXPONENT_REFUSED = f"exponent beyond ±{MAX_DECIMAL_EXPONENT:,}: too many digits to add exactly"
+
+#: Longest exponent read from text, in digits once leading zeros are dropped: a longer one
+#: is beyond :data:`MAX_DECIMAL_EXPONENT` whatever the coefficient (at most
+#: :data:`MAX_DIGITS` digits), and from 10**18 on Python's Decimal cannot even hold it.
+_EXPONENT_DIGITS = 15
+
+
+def parse_decimal(text: str, position: int = 0, token: object = None) -> decimal.Decimal:
+    """A Decimal from the text of a decimal number (``"0.1"``, ``"9e-3"``), checked like
+    every coin: finite, exponent within ±:data:`MAX_DECIMAL_EXPONENT`, at most
+    :data:`MAX_DIGITS` digits (O(len(text))). The one place text becomes a Decimal, so an
+    exponent of any length is an :class:`~coinrow.errors.InvalidCoinError`, never an
+    arithmetic error.
+
+    >>> parse_decimal("2.50")
+    Decimal('2.50')
+    >>> parse_decimal("9e99999999999999999999")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.InvalidCoinError: coin 1 ('9e99999999999999999999'): exponent beyond ...
+    """
+    token = text if token is None else token
+    exponent = text.lower().partition("e")[2]
+    if len(exponent.lstrip("+-").lstrip("0")) > _EXPONENT_DIGITS:
+        raise InvalidCoinError(position, _short(token), _EXPONENT_REFUSED)
+    try:
+        value = decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        raise InvalidCoinError(position, _short(token), "not a number") from None
+    return _check_decimal(value, position, token)
+
+
+def json_number(text: str) -> decimal.Decimal | str:
+    """``parse_float`` for :func:`json.loads`: a JSON number with a fraction or exponent as
+    an exact Decimal, or, when no Decimal can hold it (an exponent of 10**18 or more), as
+    its text, which the coin parser then refuses with the usual sentence (O(len(text))).
+
+    >>> json_number("0.1"), json_number("9e99999999999999999999")
+    (Decimal('0.1'), '9e99999999999999999999')
+    """
+    try:
+        return decimal.Decimal(text)
+    except decimal.InvalidOperation:
+        return text
+
+
 def _check_decimal(value: decimal.Decimal, position: int, token: object) -> decimal.Decimal:
     if value.is_nan():
         raise InvalidCoinError(position, token, "NaN is not a coin value")
@@ -158,11 +206,7 @@ def _check_decimal(value: decimal.Decimal, position: int, token: object) -> deci
         raise InvalidCoinError(position, token, "infinity is not a coin value")
     _, digits, exponent = value.as_tuple()
     if abs(exponent) > MAX_DECIMAL_EXPONENT:  # type: ignore[arg-type]
-        raise InvalidCoinError(
-            position,
-            token,
-            f"exponent beyond ±{MAX_DECIMAL_EXPONENT:,}: too many digits to add exactly",
-        )
+        raise InvalidCoinError(position, token, _EXPONENT_REFUSED)
     if len(digits) > MAX_DIGITS:
         raise InvalidCoinError(position, _short(token), f"more than {MAX_DIGITS:,} digits")
     return value
@@ -296,6 +340,58 @@ def exact_row(func: Callable[..., T]) -> Callable[..., T]:
     return wrapper
 
 
+def sum_bits(coins: Sequence[Value], cap: int | None = None) -> int:
+    """Bits of the largest number an exact sum of some of the row's coins can need: what
+    exact arithmetic on the row costs grows with it (O(n) for int and Decimal rows).
+
+    Ints: the bits of the sum of the absolute values. Decimals: the digits from the largest
+    exponent (plus the row's length) down to the smallest, in bits. Fractions: the bits of
+    the denominators' least common multiple, twice (numerator and denominator). The common
+    multiple is computed over the distinct denominators and abandoned once it passes
+    ``cap`` bits (a result over ``cap`` means "at least that"): O(m * cap * b) for m
+    distinct denominators of b bits, never more than what the sums themselves would cost.
+
+    >>> sum_bits([1, 2, 3]), sum_bits([decimal.Decimal("0.001"), decimal.Decimal("1E+3")])
+    (4, 24)
+    >>> sum_bits([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)])
+    7
+    """
+    if len(coins) == 0:
+        return 0
+    first = coins[0]
+    if isinstance(first, Fraction):
+        return 2 * _lcm_bits({coin.denominator for coin in coins}, cap) + 1
+    if isinstance(first, decimal.Decimal):
+        exponents = [coin.as_tuple().exponent for coin in coins]
+        high = max(coin.adjusted() for coin in coins) + len(str(len(coins)))
+        digits = max(high - min(exponents), 1)
+        return int(digits * 3.3219280948873626) + 1
+    if is_int_array(coins):
+        return 63
+    return int(max(max(coins), -min(coins)).bit_length() + len(coins).bit_length())
+
+
+def _lcm_bits(denominators: Set[int], cap: int | None) -> int:
+    """Bits of the least common multiple of the denominators, or an upper bound: the sum of
+    their bits when that is at most ``cap`` (or, without a cap, over :data:`_EXACT_LCM_BITS`:
+    the exact multiple would cost too much to compute), or a number over ``cap`` as soon as
+    the multiple passes it."""
+    upper = sum(d.bit_length() for d in denominators)
+    if (cap is None and upper > _EXACT_LCM_BITS) or (cap is not None and upper <= cap):
+        return upper
+    multiple = 1
+    for denominator in sorted(denominators):
+        multiple = multiple * denominator // math.gcd(multiple, denominator)
+        if cap is not None and multiple.bit_length() > cap:
+            break
+    return multiple.bit_length()
+
+
+#: Largest bound on a common denominator's bits under which :func:`sum_bits` computes it
+#: exactly when it is given no cap (at most about 2**32 bit operations).
+_EXACT_LCM_BITS = 2**16
+
+
 def zero_like(coins: list[Value]) -> Value:
     """The zero of the row's arithmetic family (O(1)).
 
@@ -378,7 +474,8 @@ def halve(value: Value) -> Value:
         return value / 2
 
 
-_RANGE = re.compile(r"\s*([+-]?\d+)\s*(?:-|\.\.)\s*([+-]?\d+)\s*")
+# ASCII digits and blanks only, as the token grammar (\d would take "٣-٩").
+_RANGE = re.compile(r"[ \t]*([+-]?[0-9]+)[ \t]*(?:-|\.\.)[ \t]*([+-]?[0-9]+)[ \t]*")
 
 
 @dataclass(frozen=True)

@@ -229,17 +229,31 @@ class Solution:
 
 
 @overload
-def solve(coins: Sequence[object], engine: str = ..., *, rules: None = None) -> Solution: ...
+def solve(
+    coins: Sequence[object],
+    engine: str = ...,
+    *,
+    max_seconds: float | None = ...,
+    rules: None = None,
+) -> Solution: ...
 
 
 @overload
 def solve(
-    coins: Sequence[object], engine: str = ..., *, rules: Rules | str
+    coins: Sequence[object],
+    engine: str = ...,
+    *,
+    max_seconds: float | None = ...,
+    rules: Rules | str,
 ) -> Solution | VariantSolution: ...
 
 
 def solve(
-    coins: Sequence[object], engine: str = "reduction", *, rules: Rules | str | None = None
+    coins: Sequence[object],
+    engine: str = "reduction",
+    *,
+    max_seconds: float | None = engines.MAX_SECONDS,
+    rules: Rules | str | None = None,
 ) -> Solution | VariantSolution:
     """Solve a row exactly with the chosen engine (default: the O(n) reduction).
 
@@ -250,7 +264,11 @@ def solve(
     Complexity: O(n) for ``reduction``; O(n^2) for ``table``, ``memo`` and ``linear``
     (O(n) memory for ``linear``); O(2^n) for ``brute`` (n <= 20). Long int rows that are
     int64-safe (:func:`coinrow.engines.dispatch.kernel_row`) run in compiled kernels, with the same
-    results; NumPy int arrays then stay arrays (about 25 bytes per coin at peak).
+    results; NumPy int arrays then stay arrays (about 25 bytes per coin at peak). Exact
+    rows whose arithmetic is estimated over ``max_seconds`` (long Fractions with many
+    denominators, Decimals with far-apart exponents) are refused up front with a
+    :class:`~coinrow.errors.CostLimitError` (:func:`coinrow.engines.check_cost`); ``None``
+    lifts the limit.
 
     >>> solve([8, 15, 3, 7]).first_total, solve([5, 3, 7, 10], engine="brute").first_total
     (22, 15)
@@ -272,13 +290,16 @@ def solve(
             return Solution(row, *solved, engine)
         coins, row = row.tolist(), None
     if row is None:
-        return _solve_exact(coins, engine)
+        return _solve_exact(coins, engine, max_seconds)
     result = engines.run(engine, row)
     return Solution(row, result.margin, result.line, result.first_moves, engine)
 
 
 @exact_row
-def _solve_exact(coins: Sequence[Value], engine: str) -> Solution:
+def _solve_exact(coins: Sequence[Value], engine: str, max_seconds: float | None) -> Solution:
+    if engine in engines.ENGINES:
+        what = f"solving {len(coins):,} coins with the {engine} engine"
+        engines.check_cost(coins, engine, max_seconds=max_seconds, what=what)
     result = engines.run(engine, coins)
     return Solution(tuple(coins), result.margin, result.line, result.first_moves, engine)
 

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
+from .engines import MAX_SECONDS, check_cost
 from .numbers import Value, coerce_coins, exact_arithmetic, halve, json_value, zero_like
 
 Cell = tuple[int, int]
@@ -120,9 +121,12 @@ class FillStep:
         }
 
 
-def fill_steps(coins: Sequence[object]) -> list[FillStep]:
+def fill_steps(
+    coins: Sequence[object], *, max_seconds: float | None = MAX_SECONDS
+) -> list[FillStep]:
     """The bottom-up fill of every subgame, one coin wide first, left to right within a width
-    (O(n^2) time and memory; n(n+1)/2 steps).
+    (O(n^2) time and memory; n(n+1)/2 steps). Work estimated over ``max_seconds`` is
+    refused up front (:func:`coinrow.engines.check_cost`).
 
     >>> steps = fill_steps([8, 15, 3, 7])
     >>> [(s.i, s.j) for s in steps][:5]
@@ -137,6 +141,7 @@ def fill_steps(coins: Sequence[object]) -> list[FillStep]:
     """
     row = coerce_coins(coins)
     n = len(row)
+    check_cost(row, "table", max_seconds=max_seconds, what=_steps_of(n), items=3 * n * n)
     zero = zero_like(row)
     steps: list[FillStep] = []
     margins: dict[Cell, Value] = {}
@@ -243,12 +248,13 @@ def plain_calls(n: int) -> int:
     return (1 << n) - 1 if n > 0 else 0
 
 
-def memo_calls(coins: Sequence[object]) -> MemoTrace:
+def memo_calls(coins: Sequence[object], *, max_seconds: float | None = MAX_SECONDS) -> MemoTrace:
     """Trace the memoised recursion on the margin form, left child (take the left coin)
     first; every call first looks in the cache (O(n^2) time and memory: 1 + 2 x (n(n+1)/2 - n)
     calls for n coins, against the plain recursion's 2^n - 1).
 
-    Runs on an explicit stack, so long rows do not hit Python's recursion limit.
+    Runs on an explicit stack, so long rows do not hit Python's recursion limit. Work
+    estimated over ``max_seconds`` is refused up front (:func:`coinrow.engines.check_cost`).
 
     >>> trace = memo_calls([8, 15, 3, 7])
     >>> len(trace.calls), trace.hits, trace.computed, trace.plain
@@ -262,6 +268,7 @@ def memo_calls(coins: Sequence[object]) -> MemoTrace:
     n = len(row)
     if n == 0:
         return MemoTrace(0, ())
+    check_cost(row, "memo", max_seconds=max_seconds, what=_steps_of(n), items=3 * n * n)
     zero = zero_like(row)
     cache: dict[Cell, Value] = {}
     started: list[tuple[int, int, int | None, int, bool]] = []  # i, j, parent, depth, hit
@@ -303,3 +310,7 @@ def memo_calls(coins: Sequence[object]) -> MemoTrace:
             value = halve(prefix[j + 1] - prefix[i] + margin)
             calls.append(MemoCall(index, i, j, parent, depth, hit, last_of[index], margin, value))
     return MemoTrace(n, tuple(calls))
+
+
+def _steps_of(n: int) -> str:
+    return f"the steps of {n:,} coins"

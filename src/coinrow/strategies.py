@@ -12,9 +12,11 @@ import functools
 import importlib
 import os
 import random as _random
+import re
 import sys
 from collections.abc import Callable, Sequence
 
+from .engines import MAX_SECONDS, check_cost
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .errors import (
     StrategyFailedError,
@@ -184,6 +186,9 @@ def _cooperative_sweep(coins: Sequence[Value]) -> Value:
 
         return int(compiled(row))
     n = len(coins)
+    check_cost(
+        coins, "linear", max_seconds=MAX_SECONDS, what=f"the cooperative sweep of {n:,} coins"
+    )
     zero = zero_like(list(coins))
     # best[i] is the first player's best collection from the subgame i..i+width-1.
     best = [zero] * (n + 1)
@@ -382,10 +387,9 @@ def _choices() -> str:
 
 
 def _integer(text: str, what: str, name: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise StrategyParameterError(f"{name}: {what} must be an integer, got {text!r}") from None
+    if not re.fullmatch(r"[+-]?[0-9]+", text.strip(" \t\n\r\f\v")):  # ASCII, as coins
+        raise StrategyParameterError(f"{name}: {what} must be an integer, got {text!r}")
+    return int(text)
 
 
 def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strategy:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import accumulate
 
-from .engines import reduction
+from .engines import MAX_SECONDS, check_cost, reduction
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .engines.table import Table
 from .numbers import Value, coerce_coins, exact_arithmetic, halve, zero_like
@@ -34,19 +34,32 @@ class Subgames:
     that the compiled kernel fills, build a :class:`~coinrow.Table` (O(n^2) once, then O(1)
     per query); longer rows answer each query with peak reductions (O(n) per query, O(n)
     memory), so rows of any length work. ``table_limit`` overrides the choice (0: never a
-    table).
+    table). Exact arithmetic estimated over ``max_seconds`` (the table, or one query) is
+    refused up front (:func:`coinrow.engines.check_cost`; ``None``: no limit).
 
     >>> s = Subgames([3, 2, 2, 3, 1, 2])
     >>> s.value_of(0, 5), s.moves_of(0, 5), s.value_of(0, 4), s.value_of(3, 2)
     (8, 'L', 6, 0)
     """
 
-    def __init__(self, coins: Sequence[object], table_limit: int | None = None) -> None:
+    def __init__(
+        self,
+        coins: Sequence[object],
+        table_limit: int | None = None,
+        *,
+        max_seconds: float | None = MAX_SECONDS,
+    ) -> None:
         self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
         self.zero: Value = zero_like(list(self.coins))
+        wants_table = self._wants_table(table_limit)
+        if not wants_table:  # the prefix sums, then a reduction of up to n coins a query
+            what = f"a query on {len(self.coins):,} coins"
+            check_cost(self.coins, "reduction", max_seconds=max_seconds, what=what)
+        self.table: Table | None = (
+            Table(self.coins, max_seconds=max_seconds) if wants_table else None
+        )
         with exact_arithmetic():
             self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
-        self.table: Table | None = Table(self.coins) if self._wants_table(table_limit) else None
 
     def _wants_table(self, table_limit: int | None) -> bool:
         """A table for short rows, and for int rows the compiled kernel fills quickly."""

@@ -148,7 +148,7 @@ def check_engine_time(engine: str, row: Sequence[Value]) -> None:
     the library's cost model (:func:`coinrow.engines.estimated_solve_seconds`)."""
     from ..engines import estimated_solve_seconds
 
-    seconds = estimated_solve_seconds(row, engine)
+    seconds = estimated_solve_seconds(row, engine, limit=MAX_SECONDS)
     if seconds <= MAX_SECONDS:
         return
     n = len(row)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import typer
 
 from ..errors import MissingExtraError
@@ -38,4 +40,25 @@ def serve_command(
     from ..web.app import Limits
 
     Limits.from_env()  # a bad COINROW_WEB_* setting is a one-line error here, not per worker
+    check_listen(host, port)
     uvicorn.run("coinrow.web:app", host=host, port=port, workers=workers, access_log=access_log)
+
+
+def check_listen(host: str, port: int) -> None:
+    """Refuse, in one line, an address the server could not listen on: an empty host (which
+    would mean every interface), a host that does not resolve, a port in use or not
+    allowed. Checked by binding a socket once, as uvicorn then does."""
+    if not host.strip():
+        fail("--host is empty; give an address such as 127.0.0.1 (or 0.0.0.0 for every interface)")
+    try:
+        addresses = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, socket.gaierror) else str(error)
+        fail(f"--host {host}: not an address or a name this machine can resolve ({reason})")
+    family, kind, protocol, _, address = addresses[0]
+    try:
+        with socket.socket(family, kind, protocol) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(address)
+    except OSError as error:
+        fail(f"cannot listen on {host} port {port}: {error.strerror or error}")

@@ -9,7 +9,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..engines import ENGINES
-from ..errors import RowTooLongError, TableTooLargeError
+from ..errors import CostLimitError, RowTooLongError, TableTooLargeError
 from ..numbers import Value, format_value
 from ..rules import Rules
 from ..solution import Solution, solve
@@ -17,6 +17,7 @@ from ..solution import Solution, solve
 if TYPE_CHECKING:
     from ..variants import VariantSolution
 from . import (
+    MAX_SECONDS,
     CoinsArgument,
     FileOption,
     app,
@@ -62,6 +63,13 @@ def solve_command(
         help=f"With --json, keep the per-coin keys (coins, line, first_coins, second_coins) "
         f"for rows over {JSON_LIMIT:,} coins too.",
     ),
+    no_limit: bool = typer.Option(
+        False,
+        "--no-limit",
+        help=f"Run even when the work is estimated over {MAX_SECONDS:.0f} seconds (long rows "
+        "of Fractions with many denominators, Decimals with far-apart exponents, a slow "
+        "--engine); stop it with Ctrl-C.",
+    ),
 ) -> None:
     """Solve a row: the most each player gets, who wins, and one optimal line.
 
@@ -76,11 +84,14 @@ def solve_command(
         solve_rules(read_coins(coins, file), chosen, engine, as_json)
         return
     row = read_row(coins, file)
-    check_engine_time(engine, row)
+    if not no_limit and engine != "reduction":  # the default's cost: checked by the library
+        check_engine_time(engine, row)
     try:
-        solution = solve(row, engine=engine)
+        solution = solve(row, engine=engine, max_seconds=None if no_limit else MAX_SECONDS)
     except TableTooLargeError as error:  # the table's or the memo's memory budget
         fail(f"--engine {engine}: {str(error).partition('; use')[0]}; use the default engine")
+    except CostLimitError as error:
+        fail(f"{error}; --no-limit runs it anyway")
     if as_json:
         print_json(solution.to_dict(per_coin_limit=None if full else JSON_LIMIT))
     else:

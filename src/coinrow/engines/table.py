@@ -9,7 +9,6 @@ LR=3): 9 bytes per subgame, so n = 20,000 (2 x 10^8 subgames) takes 1.8 GB.
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Sequence
 from decimal import Decimal
@@ -18,8 +17,8 @@ from itertools import accumulate
 from typing import Any
 
 from ..errors import SubgameError, TableTooLargeError
-from ..numbers import Value, coerce_coins, exact_arithmetic, format_value, zero_like
-from . import EngineResult, moves_from_margins
+from ..numbers import Value, coerce_coins, exact_arithmetic, format_value, sum_bits, zero_like
+from . import MAX_SECONDS, EngineResult, check_cost, moves_from_margins
 from .dispatch import KERNEL_MIN_LENGTH, kernel_row
 
 #: Bytes the full table may use before :class:`Table` refuses the row.
@@ -35,9 +34,10 @@ KERNEL_BYTES_PER_CELL: int = 9
 _MOVE_TEXT = ("", "L", "R", "LR")  # indexed by the kernel's move codes
 
 
-def bytes_per_cell(coins: Sequence[Value]) -> int:
+def bytes_per_cell(coins: Sequence[Value], cap: int | None = None) -> int:
     """Estimated bytes per subgame of the pure-Python table of a validated row, from the
-    largest number any cell can hold (O(n)).
+    largest number any cell can hold (O(n); see :func:`coinrow.numbers.sum_bits`, whose
+    common denominator of Fractions is abandoned past ``cap`` bytes).
 
     Every cell value is a sum of some of the coins, so it is bounded by the sum of their
     absolute values; Fractions share the least common denominator of the coins, and an exact
@@ -51,14 +51,11 @@ def bytes_per_cell(coins: Sequence[Value]) -> int:
         return SLOT_BYTES
     first = coins[0]
     if isinstance(first, Fraction):
-        denominator = math.lcm(*(coin.denominator for coin in coins))
-        bound = sum(abs(coin.numerator) * (denominator // coin.denominator) for coin in coins)
-        return SLOT_BYTES + sys.getsizeof(first) + sys.getsizeof(bound) + sys.getsizeof(denominator)
+        bits = sum_bits(coins, None if cap is None else 8 * cap)
+        return SLOT_BYTES + sys.getsizeof(first) + 2 * (sys.getsizeof(0) + 4 * (bits // 60 + 1))
     if isinstance(first, Decimal):
-        exponents = [coin.as_tuple().exponent for coin in coins]
-        high = max(coin.adjusted() for coin in coins) + len(str(len(coins)))
-        digits: int = max(high - min(exponents), 1)  # type: ignore[arg-type,operator,unused-ignore]
-        return SLOT_BYTES + sys.getsizeof(Decimal(0)) + 8 * (digits // 19 + 1)
+        digits = sum_bits(coins) * 0.30103
+        return SLOT_BYTES + sys.getsizeof(Decimal(0)) + 8 * (int(digits) // 19 + 1)
     return SLOT_BYTES + sys.getsizeof(sum(map(abs, coins)))
 
 
@@ -74,7 +71,9 @@ def cell_count(n: int) -> int:
 class Table:
     """Values and optimal moves of every subgame ``i..j`` of a row.
 
-    Building costs O(n^2) time and memory; every query is O(1).
+    Building costs O(n^2) time and memory; every query is O(1). A row whose table would
+    need more than ``memory_budget`` bytes, or whose exact arithmetic is estimated over
+    ``max_seconds`` (:func:`coinrow.engines.check_cost`; ``None``: no limit), is refused.
 
     >>> table = Table([1, 2, 4, 3])
     >>> table.value_of(0, 3), table.margin_of(0, 3), table.moves_of(0, 3), table.moves_of(1, 3)
@@ -82,7 +81,12 @@ class Table:
     """
 
     def __new__(
-        cls, coins: Sequence[object] = (), memory_budget: int | None = None, *, rules: object = None
+        cls,
+        coins: Sequence[object] = (),
+        memory_budget: int | None = None,
+        *,
+        max_seconds: float | None = MAX_SECONDS,
+        rules: object = None,
     ) -> Table:
         """``rules`` other than the plain game's give the variant's table instead
         (:func:`coinrow.engines.variants.variant_table`, the same queries). Every argument
@@ -98,13 +102,19 @@ class Table:
         return super().__new__(cls)
 
     def __init__(
-        self, coins: Sequence[object], memory_budget: int | None = None, *, rules: object = None
+        self,
+        coins: Sequence[object],
+        memory_budget: int | None = None,
+        *,
+        max_seconds: float | None = MAX_SECONDS,
+        rules: object = None,
     ) -> None:
         row = kernel_row(coins, KERNEL_MIN_LENGTH["table"])
         self.coins: tuple[Value, ...] = tuple(coerce_coins(coins if row is None else row))
         n = len(self.coins)
         budget = MEMORY_BUDGET if memory_budget is None else memory_budget
-        per_cell = bytes_per_cell(self.coins) if row is None else KERNEL_BYTES_PER_CELL
+        cap = budget // max(cell_count(n), 1) + 1
+        per_cell = bytes_per_cell(self.coins, cap) if row is None else KERNEL_BYTES_PER_CELL
         needed = cell_count(n) * per_cell
         if needed > budget:
             raise TableTooLargeError(
@@ -112,6 +122,9 @@ class Table:
                 f"of {cell_count(n):,} subgames), over the {_size(budget)} budget; "
                 "use solve() for the value and line"
             )
+        if row is None:
+            what = f"a table of {n:,} coins"
+            check_cost(self.coins, "table", max_seconds=max_seconds, what=what)
         zero = zero_like(list(self.coins))
         self._values: Any = None  # the compiled table's arrays, when the kernel filled it
         self._codes: Any = None

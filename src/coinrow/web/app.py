@@ -8,13 +8,24 @@ Bad input of any kind is a 4xx response ``{"detail": "<one sentence>"}``: JSON s
 unknown keys, wrong types, booleans, nested arrays, NaN and infinities, coins that are not
 numbers or are too long, too many coins, moves that do not fit the row, unknown strategies;
 bodies over the size limit are refused with 413 before they are read.
+
+Every request goes through :class:`RequestGuard`, which bounds what a request may cost: its
+body (size, time to arrive, JSON content type), its response (size), and its work. Work the
+library estimates (:func:`coinrow.engines.check_cost`) at more than :data:`INLINE_SECONDS`,
+and every request with a large body, runs in a :class:`~coinrow.web.workers.WorkerPool`
+process with a time and a memory limit, killed when the client disconnects; the rest is
+answered inline, so small requests stay fast while large ones run.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+import random
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from dataclasses import asdict, dataclass, fields
 from decimal import Decimal
 from fractions import Fraction
@@ -27,27 +38,39 @@ from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
 from ..analysis import analyze
 from ..diagram import check_view, table_data
+from ..engines import check_cost, duration_text
 from ..engines.table import Table
 from ..errors import (
     CoinrowError,
+    CostLimitError,
     InvalidCoinError,
     InvalidOptionError,
     InvalidRowError,
     RowTooLongError,
 )
 from ..game import Game
-from ..numbers import Value, coerce_coins, exact_arithmetic, json_value, random_row, split_tokens
+from ..numbers import (
+    Value,
+    ValueSpec,
+    coerce_coins,
+    exact_arithmetic,
+    json_number,
+    json_value,
+    split_tokens,
+)
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
-from ..strategies import BUILTINS, get
+from ..strategies import BUILTINS, Optimal, get
 from ..subgames import Subgames
 from ..svg import triangle
 from . import models
+from .workers import Answer, WorkerPool, error_answer
 
 #: Where the page's HTML, CSS and JavaScript modules live (shipped inside the package).
 STATIC = Path(__file__).parent / "static"
@@ -67,6 +90,11 @@ class Limits:
     ``analyze_coins`` is lower than the others because analysing a long row of Decimals or
     Fractions costs O(n^2) exact operations (about 3.5 s at 2,000 coins); int rows use a
     compiled table and are fast.
+
+    What one request may cost: ``response_bytes`` (its answer), ``body_seconds`` (for its
+    body to arrive), ``request_seconds`` and ``request_memory`` (its work, in a worker
+    process); ``processes`` worker processes per server process, with ``queue`` requests
+    waiting at most (more get 503).
     """
 
     solve_coins: int = 1_000_000
@@ -77,6 +105,12 @@ class Limits:
     random_coins: int = 10_000
     coin_digits: int = 1_000
     body_bytes: int = 16 * 2**20
+    response_bytes: int = 64 * 2**20
+    body_seconds: int = 10
+    request_seconds: int = 10
+    request_memory: int = 512 * 2**20
+    processes: int = 1
+    queue: int = 8
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
@@ -181,12 +215,24 @@ class _ExactRequest(Request):
         if not hasattr(self, "_json"):
             body = await self.body()
             try:
-                self._json = json.loads(body, parse_float=Decimal)
+                self._json = json.loads(
+                    body, parse_float=json_number, object_pairs_hook=_object_without_duplicates
+                )
             except json.JSONDecodeError:
                 raise
             except (ValueError, RecursionError) as error:
                 raise json.JSONDecodeError(str(error), body.decode("latin-1"), 0) from None
         return self._json
+
+
+def _object_without_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refusing a key given twice (which one would count is a guess)."""
+    data = dict(pairs)
+    if len(data) < len(pairs):
+        seen: set[str] = set()
+        twice = next(key for key, _ in pairs if key in seen or seen.add(key))  # type: ignore[func-returns-value]
+        raise ValueError(f"the key {twice!r} is given twice")
+    return data
 
 
 class _ExactRoute(APIRoute):
@@ -196,63 +242,224 @@ class _ExactRoute(APIRoute):
         handler = super().get_route_handler()
 
         async def exact_handler(request: Request) -> Response:
-            return await handler(_ExactRequest(request.scope, request.receive))
+            if request.method == "POST" and not _is_json(
+                request.headers.get("content-type", "").encode("latin-1")
+            ):
+                kind = request.headers.get("content-type", "none")[:60]
+                detail = f"send application/json (got content type {kind})"
+                return JSONResponse({"detail": detail}, status_code=415)
+            try:
+                return await handler(_ExactRequest(request.scope, request.receive))
+            except HTTPException as error:  # FastAPI's "error parsing the body", from memory
+                if isinstance(error.__cause__, MemoryError):
+                    raise MemoryError from None
+                raise
 
         return exact_handler
 
 
-class BodyLimit:
-    """ASGI middleware refusing request bodies over ``limit`` bytes with 413 and a JSON
-    ``detail``: at once when ``Content-Length`` says so (nothing is read), else as soon as
-    the bytes received pass the limit (O(1) per chunk)."""
+#: Work the library estimates at no more than this is answered inline, in the server
+#: process; costlier work goes to a worker process (measured: a small solve is about 0.1 ms).
+INLINE_SECONDS = 0.02
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
+#: Bodies up to this size are answered inline when their work is cheap; larger ones always
+#: go to a worker process (reading their JSON alone would hold the event loop).
+INLINE_BODY = 64 * 2**10
+
+#: Estimated seconds of work the current request may do (set by :class:`RequestGuard`):
+#: :data:`INLINE_SECONDS` inline, ``Limits.request_seconds`` in a worker process.
+REQUEST_SECONDS: ContextVar[float] = ContextVar("coinrow_request_seconds", default=10.0)
+_INLINE: ContextVar[bool] = ContextVar("coinrow_inline", default=False)
+
+#: Header of an inline answer asking :class:`RequestGuard` to run the request in a worker
+#: process instead (never sent to a client).
+_TO_WORKER = b"x-coinrow-to-worker"
+
+
+def request_seconds() -> float:
+    """The estimated seconds of work the current request may do: pass it as the library's
+    ``max_seconds`` (O(1))."""
+    return REQUEST_SECONDS.get()
+
+
+def check_seconds(seconds: float, what: str) -> None:
+    """Refuse work of an endpoint's own estimate (``seconds``) over :func:`request_seconds`
+    with a :class:`~coinrow.errors.CostLimitError`, as the library refuses its own (O(1))."""
+    limit = request_seconds()
+    if seconds > limit:
+        raise CostLimitError(
+            f"{what} would take about {seconds:.2g} seconds, over the limit of {limit:g} seconds",
+            seconds,
+            limit,
+        )
+
+
+class RequestGuard:
+    """ASGI middleware bounding what every request may cost (O(1) per chunk):
+
+    - the body: over ``body_bytes`` refused with 413 (from ``Content-Length`` before
+      anything is read, or as soon as the bytes received pass it); a body that stops
+      arriving for ``body_seconds`` with 408 (a POST whose content type is not JSON gets
+      415 from its route);
+    - the answer: one over ``response_bytes`` is replaced by a 422 saying so;
+    - the work: with a ``pool``, an API request with a large body, or whose work the
+      library estimates over :data:`INLINE_SECONDS`, is answered by a worker process (time
+      and memory limits, killed when the client disconnects); without one (inside a worker
+      process) everything runs here with ``request_seconds``.
+    """
+
+    def __init__(self, app: ASGIApp, limits: Limits, pool: WorkerPool | None) -> None:
+        self.app, self.limits, self.pool = app, limits, pool
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        length = dict(scope["headers"]).get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._refuse(send)
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limits.body_bytes):
+            await _send_answer(send, self._too_large())
             return
-        received, refused = 0, False
+        api = scope["path"].startswith("/api/")
+        if not api:
+            await self.app(scope, receive, self._bounded(send))
+            return
+        large = length is not None and int(length) > INLINE_BODY
+        if self.pool is not None and large and self.pool.full():
+            await _send_answer(send, self.pool.busy_answer())  # before reading the body
+            return
+        body = await self._read_body(receive, send)
+        if body is None:
+            return
+        if self.pool is None:
+            REQUEST_SECONDS.set(float(self.limits.request_seconds))
+            await self.app(scope, _replay(body, receive), self._bounded(send))
+            return
+        if len(body) <= INLINE_BODY:
+            REQUEST_SECONDS.set(INLINE_SECONDS)
+            _INLINE.set(True)
+            answer = await _collect(self.app, scope, _replay(body, receive))
+            if not any(key == _TO_WORKER for key, _ in answer[1]):
+                await _send_answer(send, self._bound_answer(answer))
+                return
+        pooled = await self.pool.answer(dict(scope), body, _disconnect(receive))
+        if pooled is not None:
+            await _send_answer(send, self._bound_answer(pooled))
 
-        async def limited_receive() -> Message:
-            nonlocal received, refused
-            message = await receive()
-            if message["type"] == "http.request" and not refused:
-                received += len(message.get("body", b""))
-                if received > self.limit:
+    async def _read_body(self, receive: Receive, send: Send) -> bytes | None:
+        """The whole body, or None once a 408 or 413 has been sent."""
+        chunks, size = [], 0
+        deadline = asyncio.get_running_loop().time() + self.limits.body_seconds
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(left, 0.001))
+            except TimeoutError:
+                await _send_answer(
+                    send,
+                    error_answer(
+                        408,
+                        "the request body did not arrive within "
+                        f"{duration_text(self.limits.body_seconds)}",
+                        {"connection": "close"},
+                    ),
+                )
+                return None
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limits.body_bytes:
+                await _send_answer(send, self._too_large())
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    def _too_large(self) -> Answer:
+        return error_answer(
+            413,
+            f"the request body is over the limit of {self.limits.body_bytes:,} bytes",
+            {"connection": "close"},
+        )
+
+    def _bound_answer(self, answer: Answer) -> Answer:
+        """The answer, or a 422 in its place when it is over ``response_bytes``."""
+        if len(answer[2]) <= self.limits.response_bytes:
+            return answer
+        return error_answer(422, self._response_refusal(len(answer[2])))
+
+    def _response_refusal(self, size: int) -> str:
+        return (
+            f"the answer would be {size:,} bytes, over the limit of "
+            f"{self.limits.response_bytes:,} bytes; ask for fewer or shorter coins"
+        )
+
+    def _bounded(self, send: Send) -> Send:
+        """``send`` refusing a response whose ``Content-Length`` is over the limit."""
+        refused = False
+
+        async def bounded_send(message: Message) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start":
+                length = dict(message.get("headers", [])).get(b"content-length", b"0")
+                if length.isdigit() and int(length) > self.limits.response_bytes:
                     refused = True
-                    await self._refuse(send)
-                    return {"type": "http.disconnect"}
-            return message
-
-        async def guarded_send(message: Message) -> None:
+                    await _send_answer(send, error_answer(422, self._response_refusal(int(length))))
+                    return
             if not refused:
                 await send(message)
 
-        await self.app(scope, limited_receive, guarded_send)
+        return bounded_send
 
-    async def _refuse(self, send: Send) -> None:
-        body = json.dumps(
-            {"detail": f"the request body is over the limit of {self.limit:,} bytes"}
-        ).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 413,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"connection", b"close"),
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+
+def _is_json(content_type: bytes) -> bool:
+    """``application/json`` or ``application/<anything>+json``, with any parameters."""
+    kind = content_type.split(b";")[0].strip().lower()
+    return kind == b"application/json" or (
+        kind.startswith(b"application/") and kind.endswith(b"+json")
+    )
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` giving the body already read, then the client's own messages."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _disconnect(receive: Receive) -> None:
+    """Return when the client disconnects."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _collect(app: ASGIApp, scope: Scope, receive: Receive) -> Answer:
+    """Run a request and collect its response instead of sending it."""
+    status, headers, chunks = 500, [], []
+
+    async def send(message: Message) -> None:
+        nonlocal status, headers
+        if message["type"] == "http.response.start":
+            status, headers = message["status"], list(message.get("headers", []))
+        elif message["type"] == "http.response.body":
+            chunks.append(bytes(message.get("body", b"")))
+
+    await app(scope, receive, send)
+    return status, headers, b"".join(chunks)
+
+
+async def _send_answer(send: Send, answer: Answer) -> None:
+    status, headers, body = answer
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
 
 def _where(location: Sequence[Any]) -> str:
@@ -300,14 +507,45 @@ def describe_validation(errors: Sequence[Mapping[str, Any]]) -> str:
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     400: {"model": models.ErrorResponse, "description": "Malformed request"},
+    408: {"model": models.ErrorResponse, "description": "The body stopped arriving"},
     413: {"model": models.ErrorResponse, "description": "Request body over the size limit"},
-    422: {"model": models.ErrorResponse, "description": "Invalid input (the detail says why)"},
+    415: {"model": models.ErrorResponse, "description": "The body is not application/json"},
+    422: {
+        "model": models.ErrorResponse,
+        "description": "Invalid input, or work over the server's limits (the detail says why)",
+    },
+    503: {"model": models.ErrorResponse, "description": "Busy: every worker process is taken"},
 }
 
 
-def create_app(limits: Limits | None = None) -> FastAPI:
-    """The web app with the given limits (default: :meth:`Limits.from_env`) (O(1))."""
+def worker_app(limits: Limits) -> FastAPI:
+    """The app a worker process runs: the same limits, everything answered in the process
+    (O(1))."""
+    return create_app(limits, workers=False)
+
+
+def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI:
+    """The web app with the given limits (default: :meth:`Limits.from_env`) (O(1)). With
+    ``workers``, costly requests run in worker processes (:class:`RequestGuard`), started
+    on first use and stopped with the app."""
     limits = Limits.from_env() if limits is None else limits
+    pool = None
+    if workers:
+        pool = WorkerPool(
+            worker_app,
+            limits,
+            size=limits.processes,
+            queue=limits.queue,
+            seconds=limits.request_seconds,
+            memory=limits.request_memory,
+        )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        if pool is not None:
+            pool.close()
+
     bodies = models.request_models(
         limits.solve_coins,
         limits.table_coins,
@@ -320,9 +558,10 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         version=__version__,
         description="Solve, explore, play and learn the coins-in-a-line game. Every error is "
         '{"detail": "<a sentence>"}; exact values are JSON numbers (ints) or exact strings.',
+        lifespan=lifespan,
     )
     app.router.route_class = _ExactRoute
-    app.add_middleware(BodyLimit, limit=limits.body_bytes)
+    app.add_middleware(RequestGuard, limits=limits, pool=pool)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -330,7 +569,18 @@ def create_app(limits: Limits | None = None) -> FastAPI:
 
     @app.exception_handler(CoinrowError)
     async def _library(request: Request, error: CoinrowError) -> JSONResponse:
+        if isinstance(error, CostLimitError) and _INLINE.get():
+            # too costly to answer inline: RequestGuard sends it to a worker process
+            return JSONResponse({"detail": str(error)}, 422, {_TO_WORKER.decode(): "1"})
         return JSONResponse({"detail": str(error)}, status_code=422)
+
+    @app.exception_handler(MemoryError)
+    async def _memory(request: Request, error: MemoryError) -> JSONResponse:
+        detail = (
+            "the request needed more than the server's memory limit of "
+            f"{limits.request_memory / 2**20:,.0f} MiB for one request and was stopped"
+        )
+        return JSONResponse({"detail": detail}, status_code=422)
 
     def row_of(items: Any, limit: int) -> list[Value]:
         return read_row(items, limit, limits.coin_digits)
@@ -345,7 +595,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @_body(bodies.solve)
     def solve_endpoint(body: Any) -> JSONResponse:
         """Solve a row: exactly what ``coinrow solve --json`` prints. O(n)."""
-        solution = solve(row_of(body.coins, limits.solve_coins))
+        solution = solve(row_of(body.coins, limits.solve_coins), max_seconds=request_seconds())
         return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
 
     @app.post(
@@ -358,7 +608,7 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @_body(bodies.table)
     def table_endpoint(body: Any) -> JSONResponse:
         """Every subgame as data (``coinrow table --json``) and the SVG triangle. O(n^2)."""
-        table = Table(row_of(body.coins, limits.table_coins))
+        table = Table(row_of(body.coins, limits.table_coins), max_seconds=request_seconds())
         view = check_view(body.view)
         highlight = table.line if body.highlight == "best" else body.highlight or None
         data = table_data(table)
@@ -375,12 +625,12 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     @_body(bodies.steps)
     def steps_endpoint(body: Any) -> JSONResponse:
         """The bottom-up fill, cell by cell, and the memoised recursion's calls. O(n^2)."""
-        row = row_of(body.coins, limits.steps_coins)
+        row, seconds = row_of(body.coins, limits.steps_coins), request_seconds()
         return JSONResponse(
             {
                 "coins": [json_value(coin) for coin in row],
-                "fill": [step.to_dict() for step in fill_steps(row)],
-                "memo": memo_calls(row).to_dict(),
+                "fill": [step.to_dict() for step in fill_steps(row, max_seconds=seconds)],
+                "memo": memo_calls(row, max_seconds=seconds).to_dict(),
             }
         )
 
@@ -401,6 +651,11 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         """
         row = row_of(body.coins, limits.play_coins)
         game = Game(row, body.moves)
+        if body.strategy.startswith("cooperative"):  # two O(n^2) sweeps of the coins left
+            rest = row[game.position.lo : game.position.hi + 1]
+            what = f"the cooperative strategy's move on {len(rest):,} coins"
+            cells = len(rest) * (len(rest) + 1)
+            check_cost(rest, "linear", max_seconds=request_seconds(), what=what, items=cells)
         seed = None if body.seed is None else body.seed * 1_000_003 + len(game.moves)
         strategy = get(body.strategy, seed=seed, allow_user=False)  # never imports user code
         return JSONResponse(position_data(game, strategy))
@@ -417,7 +672,8 @@ def create_app(limits: Limits | None = None) -> FastAPI:
         """Move-by-move analysis of a game, finished or not (one game of ``coinrow analyze
         --json``). O(n^2) for rows up to 512 coins, and for int rows up to 8,000."""
         row = row_of(body.coins, limits.analyze_coins)
-        return JSONResponse(analyze(row, Game(row, body.moves).line).to_dict())
+        line = Game(row, body.moves).line
+        return JSONResponse(analyze(row, line, max_seconds=request_seconds()).to_dict())
 
     @app.get(
         "/api/random",
@@ -429,12 +685,22 @@ def create_app(limits: Limits | None = None) -> FastAPI:
     def random_endpoint(
         n: int = Query(10, ge=1, le=limits.random_coins, description="Number of coins."),
         values: str = Query(
-            "1-9", max_length=200, description='A range such as "1-9" or a list "1,2,5".'
+            "1-9",
+            max_length=200,
+            json_schema_extra={"pattern": models.VALUES_PATTERN},
+            description='A range such as "1-9" or a list "1,2,5".',
         ),
         seed: int | None = Query(None, ge=0, le=2**32 - 1, description="Random seed."),
     ) -> JSONResponse:
-        """A random row of ``n`` coins. O(n)."""
-        coins = random_row(n, values, seed)
+        """A random row of ``n`` coins, each within the coin limits. O(n)."""
+        spec = ValueSpec.parse(values)
+        if spec.choices:
+            _check_digits(list(spec.choices), limits.coin_digits)
+        else:
+            _check_digits([spec.low, spec.high], limits.coin_digits)
+        widest = max(len(str(value)) for value in (*spec.choices, spec.low, spec.high))
+        check_seconds(n * (widest + 10) * 50e-9, f"a random row of {n:,} coins")
+        coins = spec.row(n, random.Random(seed))
         return JSONResponse(
             {"n": n, "values": values, "seed": seed, "coins": [json_value(c) for c in coins]}
         )
@@ -496,7 +762,9 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
     position = game.position
     lo, hi = position.lo, position.hi
     first, second = game.totals
-    subgames = Subgames(game.coins)
+    subgames = Subgames(game.coins, max_seconds=request_seconds())
+    if isinstance(strategy, Optimal):
+        strategy.attach(subgames)  # the same table: built once, within the same limits
     finished = position.is_over
     value = subgames.value_of(lo, hi)
     with exact_arithmetic():

@@ -11,9 +11,19 @@ tests check that every response matches them.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, WithJsonSchema
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    WithJsonSchema,
+)
 
 from ..diagram import VIEWS
 
@@ -32,6 +42,32 @@ Player = Literal["first", "second"]
 COIN_CHARS = 1000
 
 
+# The coin grammar of coinrow.numbers as JSON Schema patterns, so that the schema says which
+# strings the API reads: ASCII digits; p/q with a nonzero q; decimals with an exponent.
+_BLANK = r"[ \t\n\r\f\v]"
+_SEPARATOR = r"[ \t\n\r\f\v,;]"
+_TOKEN = (
+    r"(?:[+-]?[0-9]+/[0-9]*[1-9][0-9]*"
+    r"|[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]{1,3})?)"
+)
+_INTEGER = r"[+-]?[0-9]+"
+#: A built-in strategy's name, with its parameter if any.
+STRATEGY_PATTERN = (
+    rf"^{_BLANK}*(?:optimal(?::(?:left|right|random(?::{_INTEGER})?))?|greedy|parity"
+    rf"|lookahead(?::{_BLANK}*\+?[0-9]+{_BLANK}*)?|random(?::{_BLANK}*{_INTEGER}{_BLANK}*)?"
+    rf"|cooperative|thibault|thibault3){_BLANK}*$"
+)
+#: Random values: a range A-B (or A..B) of integers, or a list of coins.
+VALUES_PATTERN = (
+    rf"^(?:[ \t]*{_INTEGER}[ \t]*(?:-|\.\.)[ \t]*{_INTEGER}[ \t]*"
+    rf"|{_SEPARATOR}*{_TOKEN}(?:{_SEPARATOR}+{_TOKEN})*{_SEPARATOR}*)$"
+)
+#: One coin as a string.
+COIN_PATTERN = f"^{_BLANK}*{_TOKEN}{_BLANK}*$"
+#: A row as one string of coins.
+ROW_PATTERN = f"^{_SEPARATOR}*{_TOKEN}(?:{_SEPARATOR}+{_TOKEN})*{_SEPARATOR}*$"
+
+
 def coins_schema(max_items: int) -> dict[str, Any]:
     """JSON schema of a row: an array of numbers or strings, or one text of coins (O(1))."""
     return {
@@ -39,12 +75,15 @@ def coins_schema(max_items: int) -> dict[str, Any]:
             {
                 "type": "array",
                 "items": {
-                    "anyOf": [{"type": "number"}, {"type": "string", "maxLength": COIN_CHARS}]
+                    "anyOf": [
+                        {"type": "number"},
+                        {"type": "string", "maxLength": COIN_CHARS, "pattern": COIN_PATTERN},
+                    ]
                 },
                 "minItems": 1,
                 "maxItems": max_items,
             },
-            {"type": "string"},
+            {"type": "string", "minLength": 1, "pattern": ROW_PATTERN},
         ],
         "title": "Coins",
         "description": (
@@ -73,9 +112,18 @@ def moves_field(max_moves: int) -> Any:
     ]
 
 
+def _integral(value: Any) -> Any:
+    """A JSON number with a zero fraction (``100.0``, read as a Decimal) is an integer, as
+    JSON Schema says; other values are left to the strict int check."""
+    if not isinstance(value, Decimal) or not value.is_finite() or abs(value.adjusted()) >= 20:
+        return value
+    return int(value) if value == value.to_integral_value() else value
+
+
 Seed = Annotated[
     StrictInt | None,
     Field(ge=0, le=2**32 - 1, description="Seed of the random strategies (optional)."),
+    BeforeValidator(_integral),
 ]
 
 
@@ -119,6 +167,7 @@ def request_models(
         highlight: StrictStr | None = Field(
             None,
             max_length=table_coins + 10,
+            json_schema_extra={"pattern": "^(?:best|[LR]*)$"},
             description='Cells and moves to highlight: "best" (the optimal line) or a line of '
             "moves such as LRL (the cells it passes through, ending at the current subgame).",
         )
@@ -132,6 +181,7 @@ def request_models(
         strategy: StrictStr = Field(
             "optimal",
             max_length=100,
+            json_schema_extra={"pattern": STRATEGY_PATTERN},
             description="The computer's strategy: a built-in name from /api/strategies, "
             "with its parameter if any (lookahead:3, optimal:right, random:7).",
         )
@@ -343,3 +393,9 @@ class LimitsResponse(BaseModel):
     random_coins: int
     coin_digits: int
     body_bytes: int
+    response_bytes: int
+    body_seconds: int
+    request_seconds: int
+    request_memory: int
+    processes: int
+    queue: int
