@@ -22,6 +22,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+import fastapi_offline
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
@@ -31,7 +32,6 @@ from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from swagger_ui_bundle import swagger_ui_path
 
 from .. import __version__
 from ..analysis import analyze
@@ -593,10 +593,12 @@ def create_app(limits: Limits | None = None) -> FastAPI:
             title="coinrow API",
             swagger_js_url="swagger/swagger-ui-bundle.js",
             swagger_css_url="swagger/swagger-ui.css",
-            swagger_favicon_url="swagger/favicon-32x32.png",
+            swagger_favicon_url="swagger/favicon.png",
         )
 
-    app.mount("/swagger", StaticFiles(directory=swagger_ui_path), name="swagger")
+    # Swagger UI 5 (OpenAPI 3.1) as shipped inside the fastapi-offline package.
+    swagger = Path(fastapi_offline.__file__).parent / "static"
+    app.mount("/swagger", StaticFiles(directory=swagger), name="swagger")
 
     page = (STATIC / "index.html").read_text(encoding="utf-8")
 

@@ -53,7 +53,7 @@ export function mountTriangle(container, svgText, onSelect = null) {
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   // The page writes minus as U+2212 everywhere; so does the picture.
-  for (const text of svg.querySelectorAll("text")) {
+  for (const text of svg.querySelectorAll("text, title")) {
     if (text.textContent.includes("-")) text.textContent = text.textContent.replace(/-(?=\d)/g, "−");
   }
   const cells = new Map();
