@@ -34,7 +34,9 @@ VIEWS = {
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("width", [360, 1280])
-def test_every_view_passes_axe(browser: Any, live_url: str, theme: str, width: int, tmp_path: Path) -> None:
+def test_every_view_passes_axe(
+    browser: Any, live_url: str, theme: str, width: int, tmp_path: Path
+) -> None:
     from axe_playwright_python.sync_playwright import Axe
 
     folder = Path(os.environ.get("COINROW_SCREENSHOTS") or tmp_path)

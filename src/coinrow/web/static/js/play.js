@@ -17,7 +17,7 @@ const game = {
   info: null, token: 0, review: null, reviewFor: null, revealed: false,
 };
 const about = new Map();
-const levelsReady = loadLevels();
+let levelsReady = null; // the levels are asked for when Play is first shown
 
 export function init(context) {
   ctx = context;
@@ -107,6 +107,7 @@ export function params() {
 }
 
 export async function show(text, restore = null) {
+  if (!levelsReady) levelsReady = loadLevels();
   await levelsReady;
   if (restore) {
     game.opponent = restore.opponent || "optimal";
