@@ -78,3 +78,18 @@ def test_puzzles_are_refutations_at_the_first_move() -> None:
     assert daily_puzzle(day) == puzzle(daily_seed(day)) == puzzle(20261123)
     assert daily_puzzle(day).to_dict()["seed"] == 20261123
     assert "best:" in daily_puzzle(day).to_text()
+
+
+def test_puzzles_command(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from coinrow.cli import main
+    from coinrow.puzzles import puzzle, puzzles
+
+    assert main(["puzzles", "--count", "2", "--seed", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == [p.to_dict() for p in puzzles(2, 3)]
+    assert main(["puzzles", "--daily", "--date", "2026-11-23"]) == 0
+    assert puzzle(20261123).to_text() in capsys.readouterr().out
+    assert main(["puzzles", "--daily", "--date", "23/11/2026"]) == 2
+    assert "not a date" in capsys.readouterr().err
+    assert main(["puzzles", "--count", "0"]) == 2
