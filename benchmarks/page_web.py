@@ -27,7 +27,8 @@ from load_web import free_port, start_server
 
 READY = "document.querySelector('#solve-result') && !document.querySelector('#solve-result').hidden"
 MEASURE = """() => {
-  const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
+  const entries = [...performance.getEntriesByType('navigation'),
+                   ...performance.getEntriesByType('resource')];
   return {ready: performance.now(), bytes: entries.reduce((s, e) => s + e.transferSize, 0),
           requests: entries.length};
 }"""
