@@ -358,6 +358,13 @@ def test_review_record_levels_and_puzzle_endpoints() -> None:
     assert Record(read["coins_text"].split(), read["moves"]).moves == "LR"
     assert "line 1" in error(client.post("/api/record/read", json={"text": "1 x"}))
     assert "no record" in error(client.post("/api/record/read", json={"text": "  "}))
+    duel = client.post(
+        "/api/duel", json={"coins": "8 15 3 7", "first": "greedy", "second": "optimal"}
+    ).json()
+    assert duel == {"line": "LLRL", "first_total": 15, "second_total": 18}
+    assert "unknown strategy" in error(
+        client.post("/api/duel", json={"coins": "1 2", "first": "os:system", "second": "greedy"})
+    )
     levels = client.get("/api/levels").json()["levels"]
     assert [level["strategy"] for level in levels] == [level.strategy for level in LEVELS]
     assert levels[-1]["loss"] == "0.00" and float(levels[0]["loss"]) > 1

@@ -530,11 +530,17 @@ def test_learn_slider_code_links_and_greedy_row(app_page: Any, live_url: str) ->
     assert "method=fill" in page.url and "step=7" in page.url
     page.reload()
     page.wait_for_function("document.querySelector('#view-learn').dataset.step === '6'")
-    page.click('button.load[data-strategy="greedy"]')  # opens Play against greedy
+    page.click('button.load[data-strategy="greedy"]')  # the review of greedy losing
     page.wait_for_selector("#view-play:not([hidden])")
-    assert play_state(page) == "your-turn"
+    page.wait_for_selector("#play-analysis:not([hidden])")
     assert page.input_value("#play-strategy") == "greedy"
     assert page.input_value("#coins") == "8 15 3 7"
+    assert page.locator("#play-moves button[data-ply]").count() == 5  # Start and LLRL
+    page.keyboard.press("ArrowRight")  # step through: greedy's 8 is the first move
+    wait_taken(page, 1)
+    assert "Computer took the 8" in page.text_content("#play-status")
+    labels = page.locator("#play-analysis-table tbody td:last-child").all_text_contents()
+    assert labels[0] == "blunder" and page.text_content("#play-cpu") == "8"
 
 
 def test_explore_link_and_downloads(app_page: Any, live_url: str) -> None:
@@ -588,4 +594,42 @@ def test_shortcut_overlay_dark_theme_and_reduced_motion(browser: Any, live_url: 
     page.keyboard.press("Escape")
     assert page.locator("#keys-overlay").is_hidden()
     assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+    context.close()
+
+
+def contrast(foreground: str, background: str) -> float:
+    """WCAG contrast ratio of two computed CSS colours ``rgb(r, g, b)``."""
+
+    def luminance(css: str) -> float:
+        channels = [int(x) / 255 for x in re.findall(r"\d+", css)[:3]]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(foreground), luminance(background)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_defect_13_contrast_of_hints_labels_and_cards(
+    browser: Any, live_url: str, theme: str
+) -> None:
+    context = browser.new_context(color_scheme=theme)
+    page = context.new_page()
+    page.goto(live_url + "#play?coins=3%202%202%203%201%202&opponent=friend&moves=RRLLLL&ply=4")
+    page.wait_for_selector("#play-analysis:not([hidden])")
+    page.keyboard.press("h")
+    page.wait_for_function("document.querySelector('#play-hint-text').textContent !== ''")
+    page_bg = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+    # Every label colour as the table would draw it, and the hint, on the page.
+    for label in ("best", "inaccuracy", "mistake", "blunder"):
+        page.eval_on_selector(
+            "#play-analysis-table tbody td:last-child", f"e => e.className = '{label}'"
+        )
+        ink = colour(page, "#play-analysis-table tbody td:last-child")
+        assert contrast(ink, page_bg) >= 4.5, (label, ink, page_bg)
+    assert contrast(colour(page, "#play-hint-text"), page_bg) >= 4.5
+    assert contrast(colour(page, ".help"), page_bg) >= 4.5
+    for card in ("#play-you-card", "#play-cpu-card"):
+        ink, bg = colour(page, card), colour(page, card, "backgroundColor")
+        assert contrast(ink, bg) >= 4.5, (card, ink, bg)
     context.close()

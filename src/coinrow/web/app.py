@@ -52,7 +52,7 @@ from ..record import Record, load_records
 from ..review import evaluation
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
-from ..strategies import BUILTINS, get
+from ..strategies import BUILTINS, get, play
 from ..subgames import Subgames
 from ..svg import triangle
 from . import models
@@ -540,6 +540,30 @@ def create_app(limits: Limits | None = None) -> FastAPI:
                 "moves": record.moves,
                 "headers": dict(record.headers),
                 "records": len(read.records),
+            }
+        )
+
+    @app.post(
+        "/api/duel",
+        summary="A whole game between two built-in strategies",
+        response_model=models.DuelResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    @_body(page_bodies.duel)
+    def duel_endpoint(body: Any) -> JSONResponse:
+        """``strategies.play``: the line and totals of a game between two built-ins (the page
+        shows greedy and odd/even losing to perfect play this way). O(n^2)."""
+        row = row_of(body.coins, limits.analyze_coins)
+        first = get(body.first, seed=body.seed, allow_user=False)
+        second = get(body.second, seed=body.seed, allow_user=False)
+        game = play(row, first, second)
+        first_total, second_total = game.totals
+        return JSONResponse(
+            {
+                "line": game.line,
+                "first_total": json_value(first_total),
+                "second_total": json_value(second_total),
             }
         )
 

@@ -356,6 +356,7 @@ class PageRequestModels:
     review: type[Strict]
     record: type[Strict]
     record_read: type[Strict]
+    duel: type[Strict]
 
 
 #: Longest record text /api/record/read reads, in characters.
@@ -382,7 +383,13 @@ def page_request_models(analyze_coins: int) -> PageRequestModels:
             description="A record in coinrow's text format (or JSON); the first one is read.",
         )
 
-    return PageRequestModels(ReviewRequest, RecordRequest, RecordReadRequest)
+    class DuelRequest(Strict):
+        coins: coins_field(analyze_coins)  # type: ignore[valid-type]
+        first: StrictStr = Field(max_length=100, description="The first player's strategy.")
+        second: StrictStr = Field(max_length=100, description="The second player's strategy.")
+        seed: Seed = None
+
+    return PageRequestModels(ReviewRequest, RecordRequest, RecordReadRequest, DuelRequest)
 
 
 class EvaluationData(BaseModel):
@@ -446,3 +453,11 @@ class PuzzleResponse(BaseModel):
     loss: Exact
     grade: Literal["inaccuracy", "mistake", "blunder"]
     best_total: Exact
+
+
+class DuelResponse(BaseModel):
+    """A whole game between two built-in strategies."""
+
+    line: str
+    first_total: Exact
+    second_total: Exact

@@ -1,7 +1,7 @@
 // The page: one row of coins shared by the views (Solve, Explore, Play, Learn, Puzzles), tabs,
 // the address (#view?coins=...&...) holding each view's state, Back/Forward through views and
 // rows, the random row form, keyboard shortcuts and their overlay (?).
-import { get, showDecimals } from "./api.js";
+import { get, post, showDecimals } from "./api.js";
 import * as explore from "./explore.js";
 import * as learn from "./learn.js";
 import * as play from "./play.js";
@@ -158,9 +158,17 @@ document.addEventListener("keydown", (event) => {
   }
 }, true);
 
+// The "why not" rows open the review of that strategy, moving first, losing to perfect play.
 for (const button of document.querySelectorAll("button.load")) {
-  button.addEventListener("click", () => ctx.load(button.dataset.coins, "play",
-    { opponent: button.dataset.strategy, seat: "second" }));
+  button.addEventListener("click", async () => {
+    const strategy = button.dataset.strategy;
+    try {
+      const duel = await post("duel", { coins: button.dataset.coins, first: strategy, second: "optimal" });
+      ctx.load(button.dataset.coins, "play", { opponent: strategy, seat: "second", moves: duel.line, ply: "0" });
+    } catch (error) {
+      ctx.error(error.message, { row: false });
+    }
+  });
 }
 
 window.addEventListener("popstate", route);

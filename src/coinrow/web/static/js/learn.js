@@ -13,10 +13,10 @@ const CONTROLS = ["learn-start", "learn-prev", "learn-play", "learn-next", "lear
 // Pseudocode of both methods; each step highlights the line it runs.
 const CODE = {
   fill: [
-    "for len = 1 to n:                  # shorter rows first",
+    "for len = 1 to n:",
     "  for i = 1 to n − len + 1:",
     "    j = i + len − 1",
-    "    if i = j: M(i, i) = a[i]        # one coin",
+    "    if i = j: M(i, i) = a[i]",
     "    else: M(i, j) = max(a[i] − M(i+1, j),",
     "                        a[j] − M(i, j−1))",
   ],
