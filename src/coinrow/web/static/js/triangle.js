@@ -5,9 +5,8 @@ const NS = "http://www.w3.org/2000/svg";
 export function mountTriangle(container, svgText, onSelect = null) {
   container.innerHTML = svgText;
   const svg = container.querySelector("svg");
-  // Drawn at the library's size, never shrunk (its text would fall below a readable size):
-  // a triangle wider than the screen scrolls inside its own box, opening on its top cell.
-  // The title and legend go above the box, as text that never scrolls.
+  // A triangle wider than the screen scrolls inside its own box, opening on its top cell.
+  // The title and legend go above the box, as text that wraps and never shrinks.
   const width = Number(svg.getAttribute("width"));
   const [, , boxWidth, boxHeight] = svg.getAttribute("viewBox").split(" ").map(Number);
   const legend = svg.querySelector("g.legend");
@@ -48,8 +47,11 @@ export function mountTriangle(container, svgText, onSelect = null) {
     container.before(box);
     svg.setAttribute("viewBox", `0 ${bottom} ${boxWidth} ${boxHeight - bottom}`);
   }
+  // Never larger than the library's size; narrower screens shrink it down to 34 px per coin
+  // (numbers stay readable), beyond which it scrolls in its box.
+  const coins = Number(svg.dataset.coins);
   svg.style.maxWidth = `${width}px`;
-  svg.style.minWidth = `${width}px`;
+  svg.style.minWidth = coins > 9 ? `${Math.min(width, coins * 34)}px` : "";
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   // The page writes minus as U+2212 everywhere; so does the picture.
