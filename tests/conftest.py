@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import os
+import socket
+import threading
+import time
+import warnings
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -33,3 +38,27 @@ CHROMIUM_FLAGS = [
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}
+
+
+@pytest.fixture(scope="session")
+def live_url() -> Iterator[str]:
+    """The web app served by uvicorn in a thread, on a free loopback port (one per session)."""
+    import uvicorn
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from coinrow.web import create_app
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    config = uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}/"
+    server.should_exit = True
+    thread.join(timeout=10)

@@ -30,6 +30,7 @@ from coinrow.strategies import (
     lookahead,
     names,
     parity,
+    plain_words,
     play,
     thibault,
     thibault3,
@@ -65,7 +66,7 @@ def brute_margin(coins: Sequence[Value], lo: int, hi: int, depth: int) -> Value:
 def test_registry_names_and_parameters() -> None:
     assert set(BUILTINS) == {
         "optimal", "greedy", "parity", "lookahead", "random", "cooperative", "thibault",
-        "thibault3",
+        "thibault3", "erring",
     }  # fmt: skip
     assert len(names()) == len(BUILTINS)
     assert get("greedy") is greedy and get(" thibault3 ") is thibault3
@@ -269,3 +270,23 @@ def test_every_builtin_returns_a_legal_move(coins: list[int]) -> None:
         strategy = get(name, seed=1)
         game = play(coins, strategy, strategy)
         assert len(game.line) == len(coins)
+
+
+def test_erring_slips_at_its_rate_and_is_seeded() -> None:
+    row = [8, 15, 3, 7]
+    assert play(row, get("erring:0"), Optimal()).line == play(row, Optimal(), Optimal()).line
+    assert get("erring:100")(Position.start(row)) == "L"  # the optimal 7 is on the right
+    lines = {play(row * 5, get("erring:50", seed=3), Optimal()).line for _ in range(2)}
+    assert len(lines) == 1  # the same seed slips the same way
+    for bad in ("erring:101", "erring:x", "erring:-1"):
+        with pytest.raises(StrategyParameterError):
+            get(bad)
+
+
+def test_every_builtin_has_plain_words() -> None:
+    for name in BUILTINS:
+        title, line = plain_words(name)
+        assert title and line and title != name
+    assert plain_words("thibault3")[0] == "Neighbour rule plus"
+    with pytest.raises(UnknownStrategyError):
+        plain_words("magic")

@@ -329,9 +329,49 @@ def test_the_page_and_its_static_files_are_self_contained() -> None:
     for path in files:
         response = client.get(f"/static/{path}")
         assert response.status_code == 200
-        assert "http://" not in response.text and "https://" not in response.text  # no CDN
+        text = response.text.replace("http://www.w3.org/2000/svg", "")  # a name, not a fetch
+        assert "http://" not in text and "https://" not in text  # no CDN
     assert client.get("/static/js/app.js").headers["content-type"].startswith("text/javascript")
     assert client.get("/api/nothing").json() == {"detail": "Not Found"}
+    assert page.headers["cache-control"] == "no-cache"  # kept, revalidated by ETag
+    zipped = client.get("/static/js/play.js", headers={"accept-encoding": "gzip"})
+    assert zipped.headers["content-encoding"] == "gzip" and "etag" in zipped.headers
+    docs = client.get("/docs")  # Swagger UI from the package: /docs works offline
+    assert "swagger/swagger-ui-bundle.js" in docs.text and "cdn" not in docs.text
+    assert client.get("/swagger/swagger-ui-bundle.js").status_code == 200
+
+
+def test_review_record_levels_and_puzzle_endpoints() -> None:
+    from coinrow.levels import LEVELS
+    from coinrow.puzzles import puzzle
+    from coinrow.record import Record
+
+    review = client.post("/api/review", json={"coins": "8 15 3 7", "moves": "LLRL"}).json()
+    assert [p["margin"] for p in review["series"]] == [11, -3, -3, -3, -3]
+    assert review["analysis"]["moves"][0]["label"] == "blunder"
+    made = client.post(
+        "/api/record", json={"coins": "0.1 1/3 5", "moves": "LR", "players": "you vs Casual"}
+    ).json()["text"]
+    assert made.endswith("1/10 1/3 5\nLR\n") and "# players: you vs Casual" in made
+    read = client.post("/api/record/read", json={"text": made}).json()
+    assert read["moves"] == "LR" and read["coins"] == ["1/10", "1/3", "5"]
+    assert Record(read["coins_text"].split(), read["moves"]).moves == "LR"
+    assert "line 1" in error(client.post("/api/record/read", json={"text": "1 x"}))
+    assert "no record" in error(client.post("/api/record/read", json={"text": "  "}))
+    duel = client.post(
+        "/api/duel", json={"coins": "8 15 3 7", "first": "greedy", "second": "optimal"}
+    ).json()
+    assert duel == {"line": "LLRL", "first_total": 15, "second_total": 18}
+    assert "unknown strategy" in error(
+        client.post("/api/duel", json={"coins": "1 2", "first": "os:system", "second": "greedy"})
+    )
+    levels = client.get("/api/levels").json()["levels"]
+    assert [level["strategy"] for level in levels] == [level.strategy for level in LEVELS]
+    assert levels[-1]["loss"] == "0.00" and float(levels[0]["loss"]) > 1
+    daily = client.get("/api/puzzle", params={"date": "2026-11-23"}).json()
+    assert daily == puzzle(20261123).to_dict()
+    assert client.get("/api/puzzle", params={"seed": 5}).json() == puzzle(5).to_dict()
+    assert "not a date" in error(client.get("/api/puzzle", params={"date": "2026-02-30"}))
 
 
 def test_import_coinrow_never_imports_fastapi() -> None:

@@ -177,6 +177,30 @@ class RandomStrategy:
         return self.rng.choice(MOVES)
 
 
+class Erring:
+    """Perfect play that slips: with probability ``chance`` it takes the other end instead of
+    an optimal one (from a seeded generator), so its strength can be set (O(1) per move after
+    the O(n^2) table of :class:`Optimal`).
+
+    >>> Erring(0.0)(Position.start([8, 15, 3, 7])), Erring(1.0)(Position.start([8, 15, 3, 7]))
+    ('R', 'L')
+    """
+
+    def __init__(self, chance: float, seed: int | None = None) -> None:
+        if not 0.0 <= chance <= 1.0:
+            raise StrategyParameterError(f"the chance of a slip is 0 to 1, got {chance}")
+        self.chance = chance
+        self.rng = _random.Random(seed)
+        self.optimal = Optimal()
+        self.__name__ = f"erring({chance:g})"
+
+    def __call__(self, position: Position) -> Move:
+        best = self.optimal(position)
+        if position.lo < position.hi and self.rng.random() < self.chance:
+            return "R" if best == "L" else "L"
+        return best
+
+
 def _cooperative_sweep(coins: Sequence[Value]) -> Value:
     """F(i, j) = max(a_i + G(i+1, j), a_j + G(i, j-1)) on the first player's turns and
     G(i, j) = max(F(i+1, j), F(i, j-1)) on the other's, one diagonal kept (O(n^2), O(n))."""
@@ -359,7 +383,49 @@ BUILTINS: dict[str, tuple[str, str]] = {
     "cooperative": ("cooperative", "hands the opponent the most (the manipulable opponent)"),
     "thibault": ("thibault", "larger end if above its neighbour, else richer alternate group"),
     "thibault3": ("thibault3", "thibault plus the local-loss rule before the fallback"),
+    "erring": ("erring[:PERCENT[:SEED]]", "perfect play that slips PERCENT% of the time (10)"),
 }
+
+#: Every built-in in plain words, for players: a name a person can read and one line.
+PLAIN_WORDS: dict[str, tuple[str, str]] = {
+    "optimal": ("Perfect", "always a move that ends with the most possible"),
+    "greedy": ("Bigger coin", "always takes the larger of the two end coins"),
+    "parity": ("Odd or even", "takes every coin in the odd places, or every one in the even "
+               "places, whichever adds up to more"),
+    "lookahead": ("Looks ahead", "thinks a few moves ahead and takes what looks best from there"),
+    "random": ("Coin toss", "takes either end at random"),
+    "cooperative": ("Generous", "plays to hand its opponent as much as possible"),
+    "thibault": ("Neighbour rule", "takes the larger end when it beats the coin next to it, else "
+                 "the richer of the odd and even places"),
+    "thibault3": ("Neighbour rule plus", "the neighbour rule, then the end that leaves the "
+                  "opponent the smaller end coin"),
+    "erring": ("Slips now and then", "plays perfectly but sometimes takes the wrong end"),
+}  # fmt: skip
+
+#: Default chance, in percent, that ``erring`` takes the wrong end.
+DEFAULT_ERRING = 10
+
+
+def plain_words(name: str) -> tuple[str, str]:
+    """A strategy's plain-words name and one-line description, parameter included (O(1)).
+
+    >>> plain_words("lookahead:3")
+    ('Looks ahead (3 moves)', 'thinks a few moves ahead and takes what looks best from there')
+    >>> plain_words("erring:25")[0]
+    'Slips now and then (25%)'
+    """
+    base, _, parameter = name.strip().partition(":")
+    if base not in PLAIN_WORDS:
+        raise UnknownStrategyError(
+            f"unknown strategy {name!r}; choose one of: {', '.join(names())}"
+        )
+    title, line = PLAIN_WORDS[base]
+    if base == "lookahead":
+        title += f" ({parameter or DEFAULT_LOOKAHEAD} moves)"
+    elif base == "erring":
+        title += f" ({parameter.partition(':')[0] or DEFAULT_ERRING}%)"
+    return title, line
+
 
 #: Default depth of ``lookahead`` when the name gives none.
 DEFAULT_LOOKAHEAD = 2
@@ -407,7 +473,7 @@ def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strat
     >>> get("magic")
     Traceback (most recent call last):
     ...
-    coinrow.errors.UnknownStrategyError: unknown strategy 'magic'; choose one of: optimal[:left|:right|:random[:SEED]], greedy, parity, lookahead[:DEPTH], random[:SEED], cooperative, thibault, thibault3, or module:function
+    coinrow.errors.UnknownStrategyError: unknown strategy 'magic'; choose one of: optimal[:left|:right|:random[:SEED]], greedy, parity, lookahead[:DEPTH], random[:SEED], cooperative, thibault, thibault3, erring[:PERCENT[:SEED]], or module:function
     """  # noqa: E501
     base, _, parameter = name.strip().partition(":")
     if base in _PLAIN:
@@ -421,6 +487,14 @@ def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strat
         return lookahead(depth)
     if base == "random":
         return RandomStrategy(_integer(parameter, "the seed", name) if parameter else seed)
+    if base == "erring":
+        percent_text, _, erring_seed = parameter.partition(":")
+        percent = _integer(percent_text, "the percent", name) if percent_text else DEFAULT_ERRING
+        if not 0 <= percent <= 100:
+            raise StrategyParameterError(f"{name!r}: the percent is 0 to 100, got {percent}")
+        return Erring(
+            percent / 100, _integer(erring_seed, "the seed", name) if erring_seed else seed
+        )
     if parameter and base and allow_user:
         return _import_strategy(base, parameter)
     choices = _choices() if allow_user else ", ".join(names())

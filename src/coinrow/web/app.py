@@ -20,6 +20,7 @@ answered inline, so small requests stay fast while large ones run.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import json
 import os
 import random
@@ -32,8 +33,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, TypeVar
 
+import fastapi_offline
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
+from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
@@ -55,6 +59,7 @@ from ..errors import (
     RowTooLongError,
 )
 from ..game import Game
+from ..levels import level_table
 from ..numbers import (
     Value,
     ValueSpec,
@@ -64,9 +69,12 @@ from ..numbers import (
     json_value,
     split_tokens,
 )
+from ..puzzles import daily_puzzle, puzzle
+from ..record import Record, load_records
+from ..review import evaluation
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
-from ..strategies import BUILTINS, Optimal, get
+from ..strategies import BUILTINS, Optimal, get, play
 from ..subgames import Subgames
 from ..svg import triangle
 from . import models
@@ -553,15 +561,20 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         limits.play_coins,
         limits.analyze_coins,
     )
+    page_bodies = models.page_request_models(limits.analyze_coins)
     app = FastAPI(
         title="coinrow",
         version=__version__,
+        docs_url=None,  # served below from the package's own copy of Swagger UI (offline)
+        redoc_url=None,
         description="Solve, explore, play and learn the coins-in-a-line game. Every error is "
         '{"detail": "<a sentence>"}; exact values are JSON numbers (ints) or exact strings.',
         lifespan=lifespan,
     )
     app.router.route_class = _ExactRoute
     app.add_middleware(RequestGuard, limits=limits, pool=pool)
+    app.add_middleware(Compress)
+    app.add_middleware(StaticCache)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -732,6 +745,151 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         """The server's limits. O(1)."""
         return JSONResponse(asdict(limits))
 
+    @app.post(
+        "/api/review",
+        summary="A game's analysis and its evaluation after every move",
+        response_model=models.ReviewResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    @_body(page_bodies.review)
+    def review_endpoint(body: Any) -> JSONResponse:
+        """The analysis of a game (as ``/api/analyze``) and, for its chart, each player's
+        guaranteed total and the margin before the first move and after every move. O(n^2)."""
+        row = row_of(body.coins, limits.analyze_coins)
+        line = Game(row, body.moves).line
+        return JSONResponse(
+            {
+                "analysis": analyze(row, line).to_dict(),
+                "series": [point.to_dict() for point in evaluation(row, line)],
+            }
+        )
+
+    @app.post(
+        "/api/record",
+        summary="A game as a record in coinrow's text format",
+        response_model=models.RecordResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    @_body(page_bodies.record)
+    def record_endpoint(body: Any) -> JSONResponse:
+        """The record of a game (``Record.to_text``), with a ``players`` header if given and
+        today's date (UTC). O(n)."""
+        row = row_of(body.coins, limits.analyze_coins)
+        headers = {"date": datetime.datetime.now(datetime.UTC).date().isoformat()}
+        if body.players:
+            headers["players"] = body.players
+        return JSONResponse({"text": Record(row, body.moves, headers).to_text()})
+
+    @app.post(
+        "/api/record/read",
+        summary="Read a record (text format or JSON)",
+        response_model=models.RecordReadResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    @_body(page_bodies.record_read)
+    def record_read_endpoint(body: Any) -> JSONResponse:
+        """The first record of a text (``load_records``); a text without a good record is
+        refused with the reader's first error. O(len(text))."""
+        read = load_records(body.text)
+        if not read.records:
+            reason = str(read.errors[0]) if read.errors else "the text holds no record"
+            raise InvalidRowError(f"cannot read a record: {reason}")
+        record = read.records[0]
+        row = row_of([json_value(coin) for coin in record.coins], limits.analyze_coins)
+        return JSONResponse(
+            {
+                "coins": [json_value(coin) for coin in row],
+                "coins_text": " ".join(str(json_value(coin)) for coin in row),
+                "moves": record.moves,
+                "headers": dict(record.headers),
+                "records": len(read.records),
+            }
+        )
+
+    @app.post(
+        "/api/duel",
+        summary="A whole game between two built-in strategies",
+        response_model=models.DuelResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    @_body(page_bodies.duel)
+    def duel_endpoint(body: Any) -> JSONResponse:
+        """``strategies.play``: the line and totals of a game between two built-ins (the page
+        shows greedy and odd/even losing to perfect play this way). O(n^2)."""
+        row = row_of(body.coins, limits.analyze_coins)
+        first = get(body.first, seed=body.seed, allow_user=False)
+        second = get(body.second, seed=body.seed, allow_user=False)
+        game = play(row, first, second)
+        first_total, second_total = game.totals
+        return JSONResponse(
+            {
+                "line": game.line,
+                "first_total": json_value(first_total),
+                "second_total": json_value(second_total),
+            }
+        )
+
+    levels_cache: list[dict[str, Any]] = []
+
+    @app.get(
+        "/api/levels",
+        summary="The opponent levels and their measured strength",
+        response_model=models.LevelsResponse,
+        tags=["game"],
+    )
+    def levels_endpoint() -> JSONResponse:
+        """The opponent levels, weakest first, each with its strength measured by play
+        against perfect play (``coinrow.levels.level_table``: about 0.15 s, computed once per
+        process and kept with the app). O(1) after the first call."""
+        if not levels_cache:
+            levels_cache.extend(level_table())
+        return JSONResponse({"levels": levels_cache})
+
+    @app.get(
+        "/api/puzzle",
+        summary="A puzzle: the daily one (by UTC date) or one by seed",
+        response_model=models.PuzzleResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    def puzzle_endpoint(
+        date: str | None = Query(
+            None, max_length=10, description="The day (YYYY-MM-DD) of the daily puzzle."
+        ),
+        seed: int | None = Query(None, ge=0, le=2**32 - 1, description="A puzzle by seed."),
+    ) -> JSONResponse:
+        """``coinrow.puzzles``: the daily puzzle of ``date`` (default: today, UTC), or the
+        puzzle of ``seed``. O(tries x n^2), a few milliseconds."""
+        if seed is not None:
+            return JSONResponse(puzzle(seed).to_dict())
+        day = None
+        if date is not None:
+            try:
+                day = datetime.date.fromisoformat(date)
+            except ValueError:
+                raise InvalidOptionError(
+                    f"date: {date!r} is not a date such as 2026-11-23"
+                ) from None
+        return JSONResponse(daily_puzzle(day).to_dict())
+
+    @app.get("/docs", include_in_schema=False)
+    def docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="openapi.json",
+            title="coinrow API",
+            swagger_js_url="swagger/swagger-ui-bundle.js",
+            swagger_css_url="swagger/swagger-ui.css",
+            swagger_favicon_url="swagger/favicon.png",
+        )
+
+    # Swagger UI 5 (OpenAPI 3.1) as shipped inside the fastapi-offline package.
+    swagger = Path(fastapi_offline.__file__).parent / "static"
+    app.mount("/swagger", StaticFiles(directory=swagger), name="swagger")
+
     page = (STATIC / "index.html").read_text(encoding="utf-8")
 
     @app.get("/", include_in_schema=False)
@@ -740,6 +898,46 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+class Compress:
+    """Starlette's gzip for clients that accept it (responses of 1,000 bytes or more); other
+    requests (API clients, the load benchmark) go straight to the app, paying nothing (O(1))."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.gzip = GZipMiddleware(app, minimum_size=1000)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            for name, value in scope["headers"]:
+                if name == b"accept-encoding" and b"gzip" in value:
+                    await self.gzip(scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+
+class StaticCache:
+    """ASGI middleware giving the page's files a cache header: browsers keep them and ask
+    again with their ETag (answered 304 Not Modified) rather than loading them anew (O(1))."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "") if scope["type"] == "http" else ""
+        if not (path == "/" or path.startswith(("/static/", "/swagger/"))):
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_cache(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = [(k, v) for k, v in message.get("headers", []) if k != b"cache-control"]
+                headers.append((b"cache-control", b"no-cache"))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        await self.app(scope, receive, send_with_cache)
 
 
 F = TypeVar("F", bound=Callable[..., Any])

@@ -399,3 +399,121 @@ class LimitsResponse(BaseModel):
     request_memory: int
     processes: int
     queue: int
+
+
+# ---------------------------------------------------------------------------------------------
+# The page's game-site endpoints: review, records, levels, puzzles.
+
+
+@dataclass(frozen=True)
+class PageRequestModels:
+    """The request body models of the review and record endpoints."""
+
+    review: type[Strict]
+    record: type[Strict]
+    record_read: type[Strict]
+    duel: type[Strict]
+
+
+#: Longest record text /api/record/read reads, in characters.
+RECORD_CHARS = 200_000
+
+
+def page_request_models(analyze_coins: int) -> PageRequestModels:
+    """Request models of the review and record endpoints for the given limit (O(1))."""
+
+    class ReviewRequest(Strict):
+        coins: coins_field(analyze_coins)  # type: ignore[valid-type]
+        moves: moves_field(analyze_coins)  # type: ignore[valid-type]
+
+    class RecordRequest(Strict):
+        coins: coins_field(analyze_coins)  # type: ignore[valid-type]
+        moves: moves_field(analyze_coins) = ""  # type: ignore[valid-type]
+        players: StrictStr | None = Field(
+            None, max_length=200, description='The "players" header, e.g. "you vs Casual".'
+        )
+
+    class RecordReadRequest(Strict):
+        text: StrictStr = Field(
+            max_length=RECORD_CHARS,
+            description="A record in coinrow's text format (or JSON); the first one is read.",
+        )
+
+    class DuelRequest(Strict):
+        coins: coins_field(analyze_coins)  # type: ignore[valid-type]
+        first: StrictStr = Field(max_length=100, description="The first player's strategy.")
+        second: StrictStr = Field(max_length=100, description="The second player's strategy.")
+        seed: Seed = None
+
+    return PageRequestModels(ReviewRequest, RecordRequest, RecordReadRequest, DuelRequest)
+
+
+class EvaluationData(BaseModel):
+    """The position after ``ply`` moves: each player's final total with best play from there."""
+
+    ply: int
+    first: Exact
+    second: Exact
+    margin: Exact
+
+
+class ReviewResponse(BaseModel):
+    """A game's analysis and its evaluation after every move (for the review chart)."""
+
+    analysis: AnalyzeResponse
+    series: list[EvaluationData]
+
+
+class RecordResponse(BaseModel):
+    """A game as a record in coinrow's text format."""
+
+    text: str
+
+
+class RecordReadResponse(BaseModel):
+    """The first record of a text: its row (as text and as values), moves and headers."""
+
+    coins: list[Exact]
+    coins_text: str
+    moves: str
+    headers: dict[str, str]
+    records: int = Field(description="How many records the text held (the first is returned).")
+
+
+class LevelData(BaseModel):
+    """An opponent level: plain name, strategy, description and measured strength."""
+
+    key: str
+    name: str
+    strategy: str
+    description: str
+    loss: str = Field(description="Mean points lost per game against perfect play (2 decimals).")
+    games: int = Field(description="Games the strength was measured on.")
+
+
+class LevelsResponse(BaseModel):
+    """The opponent levels, weakest first."""
+
+    levels: list[LevelData]
+
+
+class PuzzleResponse(BaseModel):
+    """A puzzle: a row where the tempting move loses."""
+
+    seed: int
+    coins: list[Exact]
+    tempting: str
+    tempting_rule: str
+    tempting_move: Move
+    best_moves: str
+    loss: Exact
+    grade: Literal["inaccuracy", "mistake", "blunder"]
+    best_total: Exact
+
+
+class DuelResponse(BaseModel):
+    """A whole game between two built-in strategies."""
+
+    line: str
+    first_total: Exact
+    second_total: Exact

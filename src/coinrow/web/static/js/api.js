@@ -32,13 +32,47 @@ export async function get(path, params = {}) {
   return answer(await fetch(`api/${path}${text ? `?${text}` : ""}`));
 }
 
-// Exact values arrive as JSON numbers (ints) or exact strings ("0.4", "1/3"): shown as text.
+// When the user typed decimals, exact fractions whose denominators divide a power of ten are
+// shown as decimals (1/10 as 0.1, 51/10 as 5.1), so every value can be typed back.
+let decimals = false;
+export function showDecimals(on) {
+  decimals = on;
+}
+
+function asDecimal(text) {
+  const match = /^(-?)(\d+)\/(\d+)$/.exec(text);
+  if (!match) return text;
+  const [, sign, p, q] = match;
+  let rest = BigInt(q);
+  let twos = 0;
+  let fives = 0;
+  while (rest % 2n === 0n) { rest /= 2n; twos += 1; }
+  while (rest % 5n === 0n) { rest /= 5n; fives += 1; }
+  if (rest !== 1n) return text;
+  const places = Math.max(twos, fives);
+  const scaled = (BigInt(p) * 10n ** BigInt(places)) / BigInt(q);
+  const digits = scaled.toString().padStart(places + 1, "0");
+  const whole = digits.slice(0, digits.length - places);
+  const frac = digits.slice(digits.length - places).replace(/0+$/, "");
+  return `${sign}${whole}${frac ? `.${frac}` : ""}`;
+}
+
+// Exact values arrive as JSON numbers (ints) or exact strings ("0.4", "1/3"): shown as text,
+// minus as U+2212 (the input field accepts it back).
 export function fmt(value) {
-  return String(value).replace(/^-/, "−");
+  const text = decimals ? asDecimal(String(value)) : String(value);
+  return text.replace(/^-/, "−");
 }
 
 // A value inside a formula: negative values in parentheses.
 export function term(value) {
   const text = fmt(value);
   return text.startsWith("−") ? `(${text})` : text;
+}
+
+// An exact value as a float, for drawing only (charts).
+export function approx(value) {
+  const text = String(value);
+  const slash = text.indexOf("/");
+  return slash < 0 ? Number(text) : Number(text.slice(0, slash)) / Number(text.slice(slash + 1));
 }

@@ -1,42 +1,68 @@
-// The page: one row of coins shared by four views (Solve, Explore, Play, Learn), tabs, the
-// address (#view?coins=...) as a share link, the random row form and keyboard shortcuts.
-import { get } from "./api.js";
+// The page: one row of coins shared by the views (Solve, Explore, Play, Learn, Puzzles), tabs,
+// the address (#view?coins=...&...) holding each view's state, Back/Forward through views and
+// rows, the random row form, keyboard shortcuts and their overlay (?).
+import { get, post, showDecimals } from "./api.js";
 import * as explore from "./explore.js";
 import * as learn from "./learn.js";
 import * as play from "./play.js";
+import * as puzzles from "./puzzles.js";
 import * as solve from "./solve.js";
 
-const views = { solve, explore, play, learn };
+const views = { solve, explore, play, learn, puzzles };
 const input = document.getElementById("coins");
 const errorBox = document.getElementById("error");
+const overlay = document.getElementById("keys-overlay");
+// Longest address offered as a link: browsers and servers refuse far shorter ones than the
+// 4 MB a million-coin row needs.
+export const LINK_LIMIT = 8000;
 let active = null;
 
 const ctx = {
-  limits: { table_coins: 40, steps_coins: 40 },
-  text: () => input.value.trim(),
-  error(message) {
+  limits: { table_coins: 40, steps_coins: 40, random_coins: 10000, play_coins: 1000 },
+  // The row as typed; the minus signs the page prints (U+2212) are read back as "-".
+  text: () => input.value.trim().replace(/[\u2212\u2012\u2013\uFE63\uFF0D]/g, "-"),
+  error(message, { row = true } = {}) {
     errorBox.textContent = message;
     errorBox.hidden = false;
+    if (row) input.setAttribute("aria-invalid", "true");
   },
   clearError() {
     errorBox.hidden = true;
     errorBox.textContent = "";
+    input.removeAttribute("aria-invalid");
   },
-  link(view) {
-    return `#${view}?coins=${encodeURIComponent(ctx.text())}`;
+  // The address of a view with its state, or null when the row is too long for a link.
+  link(view, params = null) {
+    const state = params || (views[view].params ? views[view].params() : {});
+    const query = new URLSearchParams({ coins: ctx.text(), ...state });
+    const text = `#${view}?${query.toString().replace(/\+/g, "%20")}`;
+    return text.length <= LINK_LIMIT ? text : null;
   },
-  load(text, view = "solve") {
+  linkNote() {
+    return `This row is too long for a link (${ctx.text().length.toLocaleString()} characters; `
+      + `links hold at most ${LINK_LIMIT.toLocaleString()}): copy the row or export a record instead.`;
+  },
+  // A view changed its own state (a move, a step): the address follows, without a new entry.
+  update(view) {
+    if (view !== active) return;
+    const link = ctx.link(view);
+    history.replaceState(null, "", link || `#${view}`);
+  },
+  load(text, view = "solve", params = null) {
     input.value = text;
-    go(view);
+    go(view, params);
   },
+  go: (view, params) => go(view, params),
 };
 
-function go(view) {
-  history.replaceState(null, "", ctx.link(view));
-  activate(view);
+// A new entry in the history for every change of view or row, so Back returns to it.
+function go(view, params = null) {
+  const link = ctx.link(view, params) || `#${view}`;
+  if (link !== location.hash) history.pushState(null, "", link);
+  activate(view, params);
 }
 
-function activate(view) {
+function activate(view, params = null) {
   if (!(view in views)) view = "solve";
   for (const [name, module] of Object.entries(views)) {
     const on = name === view;
@@ -48,14 +74,16 @@ function activate(view) {
   active = view;
   document.body.dataset.view = view;
   ctx.clearError();
-  views[view].show(ctx.text());
+  showDecimals(/\d\.\d|\.\d/.test(ctx.text()));
+  views[view].show(ctx.text(), params);
 }
 
 function route() {
   const [view, query] = location.hash.replace(/^#/, "").split("?");
-  const coins = new URLSearchParams(query || "").get("coins");
-  if (coins) input.value = coins;
-  activate(view || "solve");
+  const params = Object.fromEntries(new URLSearchParams(query || ""));
+  if (params.coins) input.value = params.coins;
+  delete params.coins;
+  activate(view || "solve", Object.keys(params).length ? params : null);
 }
 
 document.getElementById("row-form").addEventListener("submit", (event) => {
@@ -64,39 +92,92 @@ document.getElementById("row-form").addEventListener("submit", (event) => {
 });
 
 document.getElementById("random-go").addEventListener("click", async () => {
+  const field = document.getElementById("random-n");
+  const most = ctx.limits.random_coins;
+  const n = Number(field.value);
+  field.max = String(most);
+  if (!Number.isInteger(n) || n < 1 || n > most) {
+    field.setAttribute("aria-invalid", "true");
+    ctx.error(`Coins: type a whole number from 1 to ${most.toLocaleString()}.`, { row: false });
+    return;
+  }
+  const seed = document.getElementById("random-seed");
+  if (seed.value !== "" && !(Number.isInteger(Number(seed.value)) && Number(seed.value) >= 0 && Number(seed.value) < 2 ** 32)) {
+    seed.setAttribute("aria-invalid", "true");
+    ctx.error("Seed: leave it empty or type a whole number from 0 to 4,294,967,295.", { row: false });
+    return;
+  }
+  field.removeAttribute("aria-invalid");
+  seed.removeAttribute("aria-invalid");
   try {
     const row = await get("random", {
-      n: document.getElementById("random-n").value,
-      values: document.getElementById("random-values").value,
-      seed: document.getElementById("random-seed").value,
+      n, values: document.getElementById("random-values").value, seed: seed.value,
     });
     input.value = row.coins.join(" ");
     go(active || "solve");
   } catch (error) {
-    ctx.error(error.message);
+    ctx.error(`Values: ${error.message.replace(/^query parameter values: /, "")}`, { row: false });
   }
 });
 
-// The arrow keys play (Play) or step (Learn), so the tabs are plain buttons reached with Tab.
 for (const tab of document.querySelectorAll('[role="tab"]')) {
   tab.addEventListener("click", () => go(tab.dataset.view));
 }
 
-document.addEventListener("keydown", (event) => {
-  const typing = event.target.closest("input, select, textarea, summary");
-  if (typing || event.altKey || event.ctrlKey || event.metaKey) return;
-  const module = views[active];
-  if (module && module.key && module.key(event.key)) event.preventDefault();
+function toggleOverlay(open) {
+  overlay.hidden = !open;
+  if (open) document.getElementById("keys-close").focus();
+}
+document.getElementById("keys-close").addEventListener("click", () => toggleOverlay(false));
+overlay.addEventListener("click", (event) => {
+  if (event.target === overlay) toggleOverlay(false);
 });
 
+// Game and stepper keys work wherever focus is, except in a text field; a handled key never
+// reaches a focused select or radio button (which would change the opponent or the method).
+const TEXT_FIELDS = 'input:not([type]), input[type="text"], input[type="number"], input[type="search"], textarea, [contenteditable]';
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey) return;
+  if (event.target.closest && event.target.closest(TEXT_FIELDS)) return;
+  if (!overlay.hidden) {
+    if (event.key === "Escape" || event.key === "?") {
+      toggleOverlay(false);
+      event.preventDefault();
+    }
+    return;
+  }
+  if (event.key === "?") {
+    toggleOverlay(true);
+    event.preventDefault();
+    return;
+  }
+  const module = views[active];
+  if (module && module.key && module.key(event.key)) {
+    event.preventDefault();
+    event.stopPropagation();
+  }
+}, true);
+
+// The "why not" rows open the review of that strategy, moving first, losing to perfect play.
 for (const button of document.querySelectorAll("button.load")) {
-  button.addEventListener("click", () => ctx.load(button.dataset.coins, "solve"));
+  button.addEventListener("click", async () => {
+    const strategy = button.dataset.strategy;
+    try {
+      const duel = await post("duel", { coins: button.dataset.coins, first: strategy, second: "optimal" });
+      ctx.load(button.dataset.coins, "play", { opponent: strategy, seat: "second", moves: duel.line, ply: "0" });
+    } catch (error) {
+      ctx.error(error.message, { row: false });
+    }
+  });
 }
 
-window.addEventListener("hashchange", route);
+window.addEventListener("popstate", route);
 
 for (const module of Object.values(views)) module.init(ctx);
 get("limits")
-  .then((limits) => Object.assign(ctx.limits, limits))
+  .then((limits) => {
+    Object.assign(ctx.limits, limits);
+    document.getElementById("random-n").max = String(limits.random_coins);
+  })
   .catch(() => {});
 route();

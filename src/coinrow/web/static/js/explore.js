@@ -1,11 +1,12 @@
 // Explore: the triangle of every subgame; click a cell to read its subgame, value and best
-// moves; switch what cells show; highlight the optimal line.
+// moves; switch what cells show; highlight the optimal line; download the picture.
 import { post } from "./api.js";
 import { mountTriangle } from "./triangle.js";
 
 let ctx;
 let shown = null;
 let selected = null;
+let svgText = null;
 const $ = (id) => document.getElementById(id);
 
 export function init(context) {
@@ -14,9 +15,32 @@ export function init(context) {
     radio.addEventListener("change", () => render(ctx.text()));
   }
   $("explore-best").addEventListener("change", () => render(ctx.text()));
+  $("explore-svg").addEventListener("click", () => {
+    if (svgText) download(new Blob([svgText], { type: "image/svg+xml" }), "coinrow-triangle.svg");
+  });
+  $("explore-png").addEventListener("click", downloadPng);
 }
 
-export function show(text) {
+export function params() {
+  const state = { show: viewChoice() };
+  if ($("explore-best").checked) state.best = "1";
+  if (selected) state.cell = selected.join(",");
+  return state;
+}
+
+function viewChoice() {
+  return document.querySelector('input[name="explore-view"]:checked').value;
+}
+
+export function show(text, restore = null) {
+  if (restore) {
+    const radio = document.querySelector(`input[name="explore-view"][value="${restore.show}"]`);
+    if (radio) radio.checked = true;
+    $("explore-best").checked = restore.best === "1";
+    selected = /^\d+,\d+$/.test(restore.cell || "") ? restore.cell.split(",") : null;
+    render(text);
+    return;
+  }
   if (text !== shown) {
     selected = null;
     render(text);
@@ -24,36 +48,99 @@ export function show(text) {
 }
 
 function describe(cell) {
-  return cell.querySelector("title").textContent;
+  return cell.querySelector("title").textContent.replace(/-(?=\d)/g, "−");
 }
 
 function select(triangle, cell) {
   triangle.clear("selected");
   cell.classList.add("selected");
   selected = [cell.dataset.i, cell.dataset.j];
-  $("explore-info").textContent = describe(cell);
+  $("explore-info").textContent = `Selected: ${describe(cell)}`;
+  ctx.update("explore");
 }
 
 async function render(text) {
-  const view = document.querySelector('input[name="explore-view"]:checked').value;
   let data;
   try {
     data = await post("table", {
       coins: text,
-      view,
+      view: viewChoice(),
       highlight: $("explore-best").checked ? "best" : null,
     });
   } catch (error) {
     shown = null;
-    $("explore-triangle").replaceChildren();
+    svgText = null;
+    const box = $("explore-triangle");
+    box.innerHTML = "";
+    const note = document.createElement("p");
+    note.className = "missing";
+    note.textContent = `No triangle for this row: ${error.message}. `;
+    note.append(...wayOn(text));
+    box.append(note);
     $("explore-info").textContent = "";
+    $("explore-svg").disabled = $("explore-png").disabled = true;
     ctx.error(error.message);
     return;
   }
   shown = text;
+  svgText = data.svg;
   ctx.clearError();
+  $("explore-svg").disabled = $("explore-png").disabled = false;
   const triangle = mountTriangle($("explore-triangle"), data.svg, (cell) => select(triangle, cell));
   const again = selected && triangle.cell(...selected);
-  if (again) select(triangle, again);
-  else $("explore-info").textContent = "Click or tap a cell (or Tab to it and press Enter) to see its subgame.";
+  if (again) {
+    select(triangle, again);
+    triangle.reveal(again);
+  } else {
+    $("explore-info").textContent = "Click or tap a cell (or Tab to it and press Enter) to see its subgame.";
+  }
+  const link = ctx.link("explore");
+  $("explore-link").hidden = !link;
+  if (link) $("explore-link").href = link;
+  ctx.update("explore");
+}
+
+// Links to the views that take any row, for a row the picture cannot show.
+export function wayOn(text) {
+  const parts = [];
+  for (const [view, words] of [["solve", "Solve it"], ["play", "play it"]]) {
+    const anchor = document.createElement("a");
+    anchor.href = `#${view}`;
+    anchor.textContent = words;
+    anchor.addEventListener("click", (event) => {
+      event.preventDefault();
+      ctx.go(view);
+    });
+    parts.push(anchor);
+  }
+  return [parts[0], " or ", parts[1], " instead."];
+}
+
+function download(blob, name) {
+  const anchor = document.createElement("a");
+  anchor.href = URL.createObjectURL(blob);
+  anchor.download = name;
+  document.body.append(anchor);
+  anchor.click();
+  anchor.remove();
+  setTimeout(() => URL.revokeObjectURL(anchor.href), 1000);
+}
+
+function downloadPng() {
+  if (!svgText) return;
+  const image = new Image();
+  const url = URL.createObjectURL(new Blob([svgText], { type: "image/svg+xml" }));
+  image.onload = () => {
+    const scale = 2;
+    const canvas = document.createElement("canvas");
+    canvas.width = image.naturalWidth * scale;
+    canvas.height = image.naturalHeight * scale;
+    const context = canvas.getContext("2d");
+    context.fillStyle = "#fff";
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    URL.revokeObjectURL(url);
+    canvas.toBlob((blob) => download(blob, "coinrow-triangle.png"), "image/png");
+  };
+  image.src = url;
 }

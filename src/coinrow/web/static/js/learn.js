@@ -2,11 +2,33 @@
 // reads and shows both forms of the recurrence with its numbers), or through the memoised
 // recursion as a growing call tree whose cache hits are marked and not expanded.
 import { fmt, post, term } from "./api.js";
+import { wayOn } from "./explore.js";
 import { mountTriangle } from "./triangle.js";
 
 let ctx;
 const $ = (id) => document.getElementById(id);
-const state = { text: null, data: null, svg: null, mode: "fill", step: 0, timer: null, token: 0, triangle: null };
+const state = { text: null, data: null, svg: null, mode: "fill", step: 0, timer: null, token: 0, triangle: null, pending: null };
+const CONTROLS = ["learn-start", "learn-prev", "learn-play", "learn-next", "learn-end", "learn-slider"];
+
+// Pseudocode of both methods; each step highlights the line it runs.
+const CODE = {
+  fill: [
+    "for len = 1 to n:",
+    "  for i = 1 to n − len + 1:",
+    "    j = i + len − 1",
+    "    if i = j: M(i, i) = a[i]",
+    "    else: M(i, j) = max(a[i] − M(i+1, j),",
+    "                        a[j] − M(i, j−1))",
+  ],
+  memo: [
+    "M(i, j):",
+    "  if (i, j) in cache: return cache[i, j]",
+    "  if i = j: value = a[i]",
+    "  else: value = max(a[i] − M(i+1, j),",
+    "                    a[j] − M(i, j−1))",
+    "  cache[i, j] = value; return value",
+  ],
+};
 
 export function init(context) {
   ctx = context;
@@ -18,6 +40,7 @@ export function init(context) {
   $("learn-next").addEventListener("click", () => go(state.step + 1));
   $("learn-end").addEventListener("click", () => go(length() - 1));
   $("learn-play").addEventListener("click", () => (state.timer ? stop() : start()));
+  $("learn-slider").addEventListener("input", () => go(Number($("learn-slider").value) - 1));
   $("learn-speed").addEventListener("change", () => {
     if (state.timer) {
       stop();
@@ -26,7 +49,16 @@ export function init(context) {
   });
 }
 
-export function show(text) {
+export function params() {
+  return { method: state.mode, step: String(state.step + 1) };
+}
+
+export function show(text, restore = null) {
+  if (restore) {
+    state.pending = restore;
+    load(text);
+    return;
+  }
   if (text !== state.text) load(text);
 }
 
@@ -38,6 +70,8 @@ export function key(name) {
   if (!state.data) return false;
   if (name === "ArrowLeft") go(state.step - 1);
   else if (name === "ArrowRight") go(state.step + 1);
+  else if (name === "Home") go(0);
+  else if (name === "End") go(length() - 1);
   else return false;
   return true;
 }
@@ -56,10 +90,19 @@ async function load(text) {
     if (token !== state.token) return;
     state.text = null;
     state.data = null;
-    $("learn-triangle").replaceChildren();
+    state.pending = null;
+    const note = document.createElement("p");
+    note.className = "missing";
+    note.textContent = `Nothing to step through: ${error.message}. Fix the row above, or `;
+    const [solveLink, , playLink] = wayOn(text);
+    note.append(solveLink, " or ", playLink, " instead.");
+    $("learn-triangle").replaceChildren(note);
     $("learn-tree").replaceChildren();
+    $("learn-tree").hidden = true;
     $("learn-formula").replaceChildren();
+    $("learn-code").replaceChildren();
     $("learn-counter").textContent = "";
+    for (const id of CONTROLS) $(id).disabled = true;
     ctx.error(error.message);
     return;
   }
@@ -70,7 +113,13 @@ async function load(text) {
   state.data = steps;
   state.svg = { fill: total.svg, memo: margin.svg };
   buildTree();
-  setMode(document.querySelector('input[name="learn-mode"]:checked').value);
+  const restore = state.pending;
+  state.pending = null;
+  if (restore && (restore.method === "fill" || restore.method === "memo")) {
+    document.querySelector(`input[name="learn-mode"][value="${restore.method}"]`).checked = true;
+  }
+  setMode(document.querySelector('input[name="learn-mode"]:checked').value, false);
+  if (restore && restore.step) go(Number(restore.step) - 1);
 }
 
 function length() {
@@ -78,7 +127,7 @@ function length() {
   return state.mode === "fill" ? state.data.fill.length : state.data.memo.calls.length;
 }
 
-function setMode(mode) {
+function setMode(mode, reveal = true) {
   stop();
   state.mode = mode;
   if (!state.data) return;
@@ -91,7 +140,7 @@ function setMode(mode) {
       + "numbered from 1). Blank cells are not filled yet; the dashed cells are the two this step reads."
     : "Cells show M(i, j), the mover's total minus the other player's on coins i..j. A cell "
       + "fills in when its call returns; a cache hit (yellow) returns a value computed before.";
-  render();
+  render(reveal);
 }
 
 function go(step) {
@@ -116,14 +165,47 @@ function stop() {
   $("learn-play").textContent = "▶ Play";
 }
 
-function render() {
+function render(reveal = true) {
   const last = length() - 1;
+  $("learn-play").disabled = false;
+  $("learn-slider").disabled = false;
   $("learn-start").disabled = $("learn-prev").disabled = state.step <= 0;
   $("learn-next").disabled = $("learn-end").disabled = state.step >= last;
+  $("learn-slider").max = String(last + 1);
+  $("learn-slider").value = String(state.step + 1);
+  $("learn-slider").setAttribute("aria-valuetext", `step ${state.step + 1} of ${last + 1}`);
   $("view-learn").dataset.step = String(state.step);
   $("view-learn").dataset.last = String(last);
   if (state.mode === "fill") renderFill();
   else renderMemo();
+  renderCode();
+  const current = state.triangle.svg.querySelector("g.cell.current");
+  if (current && reveal) state.triangle.reveal(current);
+  ctx.update("learn");
+}
+
+function codeLines() {
+  if (state.mode === "fill") {
+    const step = state.data.fill[state.step];
+    return step.i === step.j ? [3] : [4, 5];
+  }
+  const call = state.data.memo.calls[state.step];
+  if (call.hit) return [1];
+  return call.i === call.j ? [2, 5] : [3, 4];
+}
+
+function renderCode() {
+  const now = codeLines();
+  const lines = CODE[state.mode].map((text, index) => {
+    const line = document.createElement("span");
+    line.textContent = text;
+    if (now.includes(index)) {
+      line.className = "now";
+      line.setAttribute("aria-current", "true");
+    }
+    return line;
+  });
+  $("learn-code").replaceChildren(...lines);
 }
 
 const esc = (value) => String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);

@@ -18,6 +18,10 @@ export function init(context) {
   });
 }
 
+export function params() {
+  return {};
+}
+
 export function show(text) {
   if (text === shown) return;
   render(text);
@@ -74,7 +78,10 @@ async function render(text) {
   omitted.textContent = coins
     ? `The first ${CHIPS.toLocaleString()} of ${n.toLocaleString()} coins are shown.`
     : `${n.toLocaleString()} coins: the line and the coins taken are left out for rows this long.`;
-  $("share-link").href = ctx.link("solve");
-  $("share-done").textContent = "";
+  const link = ctx.link("solve");
+  $("share-link").hidden = !link;
+  $("share-copy").hidden = !link;
+  if (link) $("share-link").href = link;
+  $("share-done").textContent = link ? "" : ctx.linkNote();
   $("solve-result").hidden = false;
 }

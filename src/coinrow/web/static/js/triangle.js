@@ -1,15 +1,63 @@
 // The SVG triangle from /api/table, made interactive: cells are focusable and selectable.
 
+const NS = "http://www.w3.org/2000/svg";
+
 export function mountTriangle(container, svgText, onSelect = null) {
   container.innerHTML = svgText;
   const svg = container.querySelector("svg");
-  // Never larger than the library's chosen size; narrower screens shrink it.
-  svg.style.maxWidth = `${svg.getAttribute("width")}px`;
+  // A triangle wider than the screen scrolls inside its own box, opening on its top cell.
+  // The title and legend go above the box, as text that wraps and never shrinks.
+  const width = Number(svg.getAttribute("width"));
+  const [, , boxWidth, boxHeight] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const legend = svg.querySelector("g.legend");
+  const previous = container.previousElementSibling;
+  if (previous && previous.classList.contains("triangle-legend")) previous.remove();
+  if (legend) {
+    // The library's legend as text that wraps on a phone instead of shrinking with the picture.
+    const texts = [...legend.querySelectorAll("text")].map((text) => text.textContent.replace(/-(?=\d)/g, "−"));
+    const KEYS = ["first player to move", "second player to move", "take the left coin",
+      "take the right coin", "highlighted cells and moves"];
+    const keys = texts.filter((text) => KEYS.includes(text));
+    const heads = texts.filter((text) => !KEYS.includes(text));
+    const box = document.createElement("div");
+    box.className = "triangle-legend";
+    heads.forEach((text, index) => {
+      const line = document.createElement("p");
+      if (index < heads.length - 1) {
+        const strong = document.createElement("strong");
+        strong.textContent = text;
+        line.append(strong);
+      } else {
+        line.textContent = text;
+      }
+      box.append(line);
+    });
+    const line = document.createElement("p");
+    for (const text of keys) {
+      const item = document.createElement("span");
+      item.className = text.startsWith("first") ? "chip first" : text.startsWith("second") ? "chip second"
+        : text.startsWith("highlighted") ? "chip lit" : "key";
+      item.textContent = text === "take the left coin" ? "↘ take the left coin" : text === "take the right coin" ? "↙ take the right coin" : text;
+      line.append(item, " ");
+    }
+    box.append(line);
+    const tops = [...svg.querySelectorAll("g.cell rect")].map((rect) => Number(rect.getAttribute("y")));
+    const bottom = tops.length ? Math.min(...tops) - 6 : boxHeight;
+    legend.remove();
+    container.before(box);
+    svg.setAttribute("viewBox", `0 ${bottom} ${boxWidth} ${boxHeight - bottom}`);
+  }
+  // Never larger than the library's size; narrower screens shrink it down to 34 px per coin
+  // (numbers stay readable), beyond which it scrolls in its box.
+  const coins = Number(svg.dataset.coins);
+  svg.style.maxWidth = `${width}px`;
+  svg.style.minWidth = coins > 9 ? `${Math.min(width, coins * 34)}px` : "";
   svg.removeAttribute("width");
   svg.removeAttribute("height");
-  const n = Number(svg.dataset.coins);
-  // Long rows keep at least 34 px per coin and scroll inside their box, not the page.
-  svg.style.minWidth = n > 9 ? `${n * 34}px` : "";
+  // The page writes minus as U+2212 everywhere; so does the picture.
+  for (const text of svg.querySelectorAll("text, title")) {
+    if (text.textContent.includes("-")) text.textContent = text.textContent.replace(/-(?=\d)/g, "−");
+  }
   const cells = new Map();
   for (const cell of svg.querySelectorAll("g.cell")) {
     cells.set(`${cell.dataset.i},${cell.dataset.j}`, cell);
@@ -18,6 +66,13 @@ export function mountTriangle(container, svgText, onSelect = null) {
       cell.setAttribute("role", "button");
       cell.setAttribute("aria-label", cell.querySelector("title").textContent);
     }
+  }
+  const n = Number(svg.dataset.coins);
+  const top = cells.get(`0,${n - 1}`);
+  if (top && container.scrollWidth > container.clientWidth) {
+    const box = container.getBoundingClientRect();
+    const rect = top.getBoundingClientRect();
+    container.scrollLeft += rect.left + rect.width / 2 - (box.left + box.width / 2);
   }
   if (onSelect) {
     svg.addEventListener("click", (event) => {
@@ -42,6 +97,22 @@ export function mountTriangle(container, svgText, onSelect = null) {
       for (const name of classes) {
         for (const element of svg.querySelectorAll(`g.cell.${name}`)) element.classList.remove(name);
       }
+    },
+    // Bring a cell into view inside the box, and the box into the window below the sticky bar.
+    reveal(cell) {
+      const box = container.getBoundingClientRect();
+      const rect = cell.getBoundingClientRect();
+      if (rect.left < box.left || rect.right > box.right) {
+        container.scrollLeft += rect.left + rect.width / 2 - (box.left + box.width / 2);
+      }
+      if (rect.top < box.top || rect.bottom > box.bottom) {
+        container.scrollTop += rect.top + rect.height / 2 - (box.top + box.height / 2);
+      }
+      const after = cell.getBoundingClientRect();
+      const bar = document.querySelector("#learn-stepper");
+      const topLimit = bar && !bar.closest("[hidden]") ? bar.getBoundingClientRect().bottom + 8 : 8;
+      if (after.top < topLimit) window.scrollBy(0, after.top - topLimit);
+      else if (after.bottom > window.innerHeight - 8) window.scrollBy(0, after.bottom - window.innerHeight + 8);
     },
   };
 }

@@ -1,0 +1,70 @@
+"""axe-core (axe-playwright-python, whose axe.min.js ships in the package) on every view of the
+page, light and dark, at 360 and 1280 pixels: no serious or critical violation (contrast
+included). Each view is also kept as a screenshot, in ``$COINROW_SCREENSHOTS`` when set (the
+pictures in docs/ come from it), else in a temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+    reason=f"Chromium is not installed at {CHROMIUM} (`make test` installs it; CI runs these)",
+)
+
+ROW = "8%2015%203%207%209%202%206%204"
+#: Each view in a state that shows most of it, and what says it is ready.
+VIEWS = {
+    "solve": (f"#solve?coins={ROW}", "#solve-result:not([hidden])"),
+    "explore": (f"#explore?coins={ROW}&show=total&best=1&cell=2%2C6", "g.cell.selected"),
+    "play": (
+        f"#play?coins={ROW}&opponent=greedy&seat=second&moves=LLRRLRLL&ply=5",
+        "#play-chart svg",
+    ),
+    "learn": (f"#learn?coins={ROW}&method=fill&step=12", "#learn-code span.now"),
+    "puzzles": ("#puzzles?puzzle=7", '#view-puzzles[data-state="open"]'),
+}
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_every_view_passes_axe(
+    browser: Any, live_url: str, theme: str, width: int, tmp_path: Path
+) -> None:
+    from axe_playwright_python.sync_playwright import Axe
+
+    folder = Path(os.environ.get("COINROW_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    context = browser.new_context(
+        color_scheme=theme, viewport={"width": width, "height": 740 if width == 360 else 900}
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(10_000)
+    axe = Axe()
+    found = {}
+    for view, (address, ready) in VIEWS.items():
+        page.goto(live_url + address)
+        page.wait_for_selector(ready)
+        page.wait_for_timeout(150)  # let late answers (the triangle) land
+        result = axe.run(page)
+        bad = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in result.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        if bad:
+            found[view] = bad
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, view
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(folder / f"web-{view}-{width}-{theme}.png"), full_page=True)
+    context.close()
+    assert found == {}
+    assert errors == []
