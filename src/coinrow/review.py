@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .engines import MAX_SECONDS
 from .game import Game
 from .numbers import Value, coerce_coins, exact_arithmetic, json_value
 from .subgames import Subgames
@@ -41,16 +42,21 @@ class Evaluation:
         }
 
 
-def evaluation(coins: Sequence[object], moves: str) -> list[Evaluation]:
+def evaluation(
+    coins: Sequence[object], moves: str, *, max_seconds: float | None = MAX_SECONDS
+) -> list[Evaluation]:
     """The evaluation before the first move and after each of ``moves`` (O(n^2) for the table
     of subgames, then O(1) per move; O(n) per move for rows beyond the table's limit).
+
+    Exact rows whose table is estimated over ``max_seconds`` are refused with a
+    :class:`~coinrow.errors.CostLimitError` before any work (``None`` lifts the limit).
 
     >>> [str(e.margin) for e in evaluation(["0.5", "1", "0.25"], "RLL")]
     ['-0.25', '-0.25', '0.75', '0.75']
     """
     row = coerce_coins(coins)
     game = Game(row, moves)
-    subgames = Subgames(row)
+    subgames = Subgames(row, max_seconds=max_seconds)
     replay = Game(row)
     points = []
     with exact_arithmetic():

@@ -760,8 +760,11 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         line = Game(row, body.moves).line
         return JSONResponse(
             {
-                "analysis": analyze(row, line).to_dict(),
-                "series": [point.to_dict() for point in evaluation(row, line)],
+                "analysis": analyze(row, line, max_seconds=request_seconds()).to_dict(),
+                "series": [
+                    point.to_dict()
+                    for point in evaluation(row, line, max_seconds=request_seconds())
+                ],
             }
         )
 
@@ -821,6 +824,11 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         """``strategies.play``: the line and totals of a game between two built-ins (the page
         shows greedy and odd/even losing to perfect play this way). O(n^2)."""
         row = row_of(body.coins, limits.analyze_coins)
+        n, what = len(row), f"a game between two strategies on {len(row):,} coins"
+        check_cost(row, "table", max_seconds=request_seconds(), what=what)  # optimal's table
+        if "cooperative" in (body.first.partition(":")[0], body.second.partition(":")[0]):
+            cells = n * (n + 1) * (n + 2) // 3  # two O(k^2) sweeps before each of its moves
+            check_cost(row, "linear", max_seconds=request_seconds(), what=what, items=cells)
         first = get(body.first, seed=body.seed, allow_user=False)
         second = get(body.second, seed=body.seed, allow_user=False)
         game = play(row, first, second)
