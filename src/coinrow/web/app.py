@@ -41,7 +41,7 @@ from ..errors import (
     RowTooLongError,
 )
 from ..game import Game
-from ..numbers import Value, coerce_coins, exact_arithmetic, json_value, random_row, split_tokens
+from ..numbers import Value, coerce_coins, json_value, random_row, split_tokens
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, get
@@ -499,12 +499,7 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
     subgames = Subgames(game.coins)
     finished = position.is_over
     value = subgames.value_of(lo, hi)
-    with exact_arithmetic():
-        rest = subgames.total_of(lo, hi) - value
-        if position.turn == "first":
-            guaranteed = (first + value, second + rest)
-        else:
-            guaranteed = (first + rest, second + value)
+    guaranteed = game.guaranteed(subgames=subgames)
     return {
         "coins": [json_value(coin) for coin in game.coins],
         "lo": lo,
