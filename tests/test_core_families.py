@@ -1,0 +1,87 @@
+"""Focused tests of census/families.py: each family's order against an independent
+enumeration, every cut into shards giving the same rows, and the limits. Also the mutation
+subset of scripts/mutate.py."""
+
+from __future__ import annotations
+
+from itertools import product
+
+import pytest
+
+from coinrow import InvalidOptionError
+from coinrow.census.families import Compositions, Family, RandomRows, Words, WordsUpTo
+
+
+def compositions(total: int) -> set[tuple[int, ...]]:
+    if total == 0:
+        return {()}
+    return {(first, *rest) for first in range(1, total + 1) for rest in compositions(total - first)}
+
+
+def walk(family: Family, shard_rows: int) -> list[tuple[int, ...]]:
+    shards = family.shards(shard_rows)
+    ends = [shard.start + shard.count for shard in shards]
+    assert [shard.start for shard in shards] == [0, *ends[:-1]] and ends[-1] == family.rows
+    assert all(shard.count > 0 for shard in shards)
+    return [row for shard in shards for row in family.rows_of(shard)]
+
+
+def test_words_in_order() -> None:
+    family = Words.of("3,1,2,1", 3)
+    expected = list(product((1, 2, 3), repeat=3))
+    assert family.rows == 27 and family.max_length == 3 and family.max_abs == 3
+    assert [family.row(i) for i in range(27)] == expected
+    for shard_rows in (1, 2, 5, 27, 100):
+        assert walk(family, shard_rows) == expected
+    assert family.margin_bound == 9 and family.closed_under_reversal
+    assert Words.of("-4,1", 2).max_abs == 4
+
+
+def test_words_up_to_in_order() -> None:
+    family = WordsUpTo.of("1,2", 3)
+    expected = [row for n in (1, 2, 3) for row in product((1, 2), repeat=n)]
+    assert family.rows == 14 and family.max_length == 3 and family.max_abs == 2
+    assert [family.row(i) for i in range(14)] == expected
+    for shard_rows in (1, 3, 4, 14):
+        assert walk(family, shard_rows) == expected
+
+
+def test_compositions_in_order() -> None:
+    for total in range(1, 8):
+        family = Compositions.of(total)
+        rows = [family.row(i) for i in range(family.rows)]
+        assert family.rows == 2 ** (total - 1) and set(rows) == compositions(total)
+        assert len(set(rows)) == len(rows) and family.max_length == total
+        for shard_rows in (1, 3, 8):
+            assert walk(family, shard_rows) == rows
+    family = Compositions.of(5)
+    assert family.row(6) == (2, 1, 2) and family.label(6) == 22
+
+
+def test_random_rows_are_reproducible_in_every_cut() -> None:
+    family = RandomRows.of(10, 4, "1..9", seed=1)
+    rows = [family.row(i) for i in range(10)]
+    assert all(len(row) == 4 and set(row) <= set(range(1, 10)) for row in rows)
+    assert len(set(rows)) > 1 and family.max_abs == 9
+    for shard_rows in (1, 3, 10):
+        assert walk(family, shard_rows) == rows
+    assert RandomRows.of(10, 4, "1..9", seed=2).row(0) != rows[0] or rows[1:] != [
+        RandomRows.of(10, 4, "1..9", seed=2).row(i) for i in range(1, 10)
+    ]
+
+
+def test_limits() -> None:
+    cases = [
+        (lambda: Words.of("1,2", 0), "the row length must be at least 1, got 0"),
+        (lambda: WordsUpTo.of("1,2", 0), "the longest row must be at least 1 coin, got 0"),
+        (lambda: Compositions.of(0), "compositions need a total of at least 1, got 0"),
+        (lambda: Words.of("", 3), "the alphabet is empty: give values such as 1,2"),
+        (lambda: Words.of("1,0.5", 3), "the census needs integer coin values, got Decimal('1')"),
+    ]
+    for call, message in cases:
+        with pytest.raises(InvalidOptionError) as info:
+            call()
+        assert str(info.value) == message
+    with pytest.raises(InvalidOptionError, match=r"int64 kernels"):
+        Words.of([2**61, 1], 4).check_int64()
+    Words.of([2**40, 1], 4).check_int64()
