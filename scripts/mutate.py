@@ -53,7 +53,7 @@ TARGETS: dict[str, tuple[str, list[str]]] = {
     ),
     "families": (
         "src/coinrow/census/families.py",
-        ["tests/test_core_families.py", "tests/test_census.py", "src/coinrow/census/families.py"],
+        ["tests/test_core_families.py", "src/coinrow/census/families.py"],
     ),
 }
 
@@ -94,8 +94,14 @@ def survivors(folder: Path) -> list[str]:
     ]
 
 
-def refresh_tests(folder: Path) -> None:
-    """Copy the current tests and docs over the work folder's (and mutmut's copy of them)."""
+def refresh_tests(folder: Path, source: str) -> None:
+    """Copy the current tests, docs and every source file but the mutated one over the work
+    folder's (and mutmut's copy of them); the mutated module must not have changed."""
+    for path in (ROOT / "src").rglob("*.py"):
+        relative = path.relative_to(ROOT)
+        if str(relative) != source:
+            for target in (folder / relative, folder / "mutants" / relative):
+                shutil.copyfile(path, target)
     for part in ("tests", "docs"):
         for target in (folder / part, folder / "mutants" / part):
             if target.exists():
@@ -126,7 +132,7 @@ def main() -> None:
         if args.survivors:
             folder = WORK / name
             names = survivors(folder)
-            refresh_tests(folder)
+            refresh_tests(folder, TARGETS[name][0])
         else:
             folder, names = prepare(name), []
         subprocess.run([sys.executable, "-m", "mutmut", "run", "--max-children", "1", *names],

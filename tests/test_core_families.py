@@ -9,7 +9,14 @@ from itertools import product
 import pytest
 
 from coinrow import InvalidOptionError
-from coinrow.census.families import Compositions, Family, RandomRows, Words, WordsUpTo
+from coinrow.census.families import (
+    Compositions,
+    Family,
+    RandomRows,
+    Words,
+    WordsUpTo,
+    family_from_dict,
+)
 
 
 def compositions(total: int) -> set[tuple[int, ...]]:
@@ -85,3 +92,46 @@ def test_limits() -> None:
     with pytest.raises(InvalidOptionError, match=r"int64 kernels"):
         Words.of([2**61, 1], 4).check_int64()
     Words.of([2**40, 1], 4).check_int64()
+
+
+FAMILIES = [
+    (Words.of("2,1", 3), {"kind": "words", "alphabet": [1, 2], "length": 3},
+     "rows of length 3 over {1, 2}"),
+    (WordsUpTo.of("1,2", 3), {"kind": "words_up_to", "alphabet": [1, 2], "max_length": 3},
+     "rows of length 1 to 3 over {1, 2}"),
+    (Compositions.of(5), {"kind": "compositions", "total": 5}, "compositions of 5"),
+    (RandomRows.of(10, 4, "1..9", seed=1),
+     {"kind": "random", "count": 10, "length": 4, "values": "1..9", "seed": 1, "block": 65536},
+     "10 random rows of length 4, values 1..9, seed 1"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("family", "data", "text"), FAMILIES)
+def test_descriptions_and_round_trips(family: Family, data: dict[str, object], text: str) -> None:
+    assert family.to_dict() == data and family.describe() == text
+    assert family_from_dict(family.to_dict()) == family
+
+
+def test_shard_starts_and_unknown_kinds() -> None:
+    cut = [(s.start, s.count, s.length, s.first) for s in Words.of("2,1", 3).shards(3)]
+    assert cut == [(0, 3, 3, (0, 0, 0)), (3, 3, 3, (0, 1, 1)), (6, 2, 3, (1, 1, 0))]
+    cut = [(s.start, s.count, s.length, s.first) for s in WordsUpTo.of("1,2", 3).shards(3)]
+    assert cut[:4] == [(0, 2, 1, (0,)), (2, 3, 2, (0, 0)), (5, 1, 2, (1, 1)), (6, 3, 3, (0, 0, 0))]
+    cut = [(s.start, s.count, s.length, s.first) for s in Compositions.of(5).shards(3)]
+    assert cut[:4] == [(0, 3, 5, (0, 0, 0, 0)), (3, 3, 5, (0, 0, 1, 1)), (6, 3, 5, (0, 1, 1, 0)),
+                       (9, 3, 5, (1, 0, 0, 1))]  # fmt: skip
+    with pytest.raises(InvalidOptionError, match=r"^unknown family kind 'nope'$"):
+        family_from_dict({"kind": "nope"})
+
+
+def test_random_blocks() -> None:
+    pytest.importorskip("numpy")
+    family = RandomRows.of(7, 3, "1,2,5", seed=4)
+    block = family.block(0)
+    assert block.shape == (7, 3) and str(block.dtype) == "int64"
+    assert [tuple(map(int, row)) for row in block] == [family.row(i) for i in range(7)]
+    assert family.row(0) == (5, 5, 5) and set(block.ravel().tolist()) <= {1, 2, 5}
+    wide = RandomRows.of(200, 5, "1..3", seed=9)
+    assert set(wide.block(0).ravel().tolist()) == {1, 2, 3}  # both ends are drawn
+    assert RandomRows.of(10, 4, "1..9", seed=1).row(0) == (5, 5, 7, 9)
+    assert RandomRows.of(10, 4, "1..9", seed=2).row(0) != (5, 5, 7, 9)

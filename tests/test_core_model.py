@@ -68,3 +68,10 @@ def test_jupyter_forms_highlight_the_position_and_the_moves() -> None:
     over = Game([1, 2], "LR").position
     assert over._repr_svg_() == repr_svg(over.coins, highlight=[])
     assert "highlighted" in (p._repr_svg_() or "") and p._repr_svg_() != repr_svg(p.coins)
+
+
+def test_long_rows_show_their_text_form_and_transcripts_their_indices() -> None:
+    game = Game(list(range(41)), "RL")
+    assert "Game([0, 1, 2" in game._repr_html_() and "at most 40 coins" in game._repr_html_()
+    assert "<pre>1 2 3 4" in game.position._repr_html_()
+    assert [row.index for row in Game([8, 15, 3, 7], "RLL").transcript()] == [3, 0, 1]
