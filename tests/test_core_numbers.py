@@ -107,3 +107,58 @@ def test_value_specs_and_random_rows() -> None:
     assert set(random_row(200, "1-3", seed=1)) == {1, 2, 3}
     with pytest.raises(InvalidOptionError, match=r"^the number of coins must be >= 0, got -1$"):
         random_row(-1)
+
+
+def test_int_arrays_are_recognised_without_numpy() -> None:
+    np = pytest.importorskip("numpy")
+    from coinrow.numbers import is_int_array
+
+    class Fake:
+        dtype = np.dtype("int64")
+
+    assert is_int_array(np.array([1, 2])) and is_int_array(np.array([1], dtype=np.uint8))
+    assert not is_int_array(np.array([1.5])) and not is_int_array(np.array([True]))
+    assert not is_int_array(np.array(["1"])) and not is_int_array(Fake())
+    assert not is_int_array([1, 2]) and not is_int_array("12")
+    assert coerce_coins(np.array([3, 4])) == [3, 4] and coerce_coins("1 2") == [1, 2]
+
+
+def test_errors_carry_their_position_and_token() -> None:
+    np = pytest.importorskip("numpy")
+    long = "7" * (MAX_DIGITS + 1)
+    for token, position in ((long, 3), (f"1/{long}", 2), (f"{long}/3", 1), (f"{long}-2", 0)):
+        with pytest.raises(InvalidCoinError) as info:
+            parse_token(token, position) if "-" not in token else ValueSpec.parse(token)
+        assert info.value.position == position
+        assert info.value.token == f"{token[:20]}...{token[-10:]}"
+    with pytest.raises(InvalidCoinError) as info:
+        ValueSpec.parse(f"1-{long}")
+    assert info.value.position == 1
+    for item, reason in ((Decimal("Infinity"), "infinity"), (Decimal("1E+100001"), "exponent")):
+        with pytest.raises(InvalidCoinError) as info:
+            coerce_value(item, 2)
+        assert info.value.token == item and reason in info.value.reason
+    with pytest.raises(InvalidCoinError) as info:
+        coerce_value(np.float32("nan"), 1)
+    assert str(info.value) == "coin 2 (nan): NaN is not a coin value"
+    marker = object()
+    with pytest.raises(InvalidCoinError) as info:
+        coerce_value(marker, 0)
+    assert info.value.token is marker
+    assert ValueSpec.parse("1,2").text == "1,2"
+    assert json_value(10**4299) == 10**4299 and json_value(10**4300) == "1" + "0" * 4300
+
+
+def test_rows_that_are_not_rows() -> None:
+    np = pytest.importorskip("numpy")
+    from coinrow import InvalidRowError
+
+    cases = [
+        (b"12", "bytes are not a row of coins: decode the text, then parse it"),
+        (5, "a row of coins must be a sequence of numbers, not int"),
+        (np.zeros((2, 2)), "a row of coins is one-dimensional; this array has 2 dimensions"),
+    ]
+    for items, text in cases:
+        with pytest.raises(InvalidRowError) as info:
+            coerce_coins(items)
+        assert str(info.value) == text
