@@ -183,3 +183,15 @@ def test_compiled_table_matches_the_reductions() -> None:
         Table(row, memory_budget=need - 1)
     with pytest.raises(TableTooLargeError, match=r"; use solve\(\) for the value and line$"):
         Table(row, memory_budget=0)
+
+
+def test_table_jupyter_forms_and_zero_types() -> None:
+    from coinrow.svg import repr_html, repr_svg
+
+    t = Table([8, 15, 3, 7])
+    assert t._repr_svg_() == repr_svg(t) and t._repr_html_() == repr_html(t, t)
+    assert "<svg" in (t._repr_svg_() or "")
+    wide = Table(list(range(41)))
+    assert wide._repr_svg_() is None and "&lt;Table of 41 coins" in wide._repr_html_()
+    empty = Table([Decimal("0.5")])
+    assert type(empty.value_of(1, 0)) is Decimal and type(empty.total_of(0, -1)) is Decimal

@@ -135,3 +135,40 @@ def test_random_blocks() -> None:
     assert set(wide.block(0).ravel().tolist()) == {1, 2, 3}  # both ends are drawn
     assert RandomRows.of(10, 4, "1..9", seed=1).row(0) == (5, 5, 7, 9)
     assert RandomRows.of(10, 4, "1..9", seed=2).row(0) != (5, 5, 7, 9)
+
+
+def test_boundaries_found_by_mutation() -> None:
+    assert Words.of("1,2", 1).rows == 2 and WordsUpTo.of("1,2", 1).rows == 2
+    assert RandomRows.of(1, 1, "1..9").rows == 1 and RandomRows.of(1, 1, "1..9").seed == 0
+    for call, message in (
+        (
+            lambda: RandomRows.of(0, 3, "1..9"),
+            "the number of random rows must be at least 1, got 0",
+        ),
+        (lambda: RandomRows.of(3, 0, "1..9"), "the row length must be at least 1, got 0"),
+    ):
+        with pytest.raises(InvalidOptionError) as info:
+            call()
+        assert str(info.value) == message
+    with pytest.raises(InvalidOptionError, match=r"^the census needs integer coin values, got"):
+        RandomRows.of(3, 3, "0.5,1")
+    too_many = r"has 8,388,608 rows: more than 4,194,304 shards; give larger shards or a smaller"
+    for family in (Words.of("1,2", 23), Compositions.of(24)):
+        with pytest.raises(InvalidOptionError, match=too_many.replace("8,388,608", r"[\d,]+")):
+            family.shards(1)
+    assert [s.key for s in Compositions.of(3).shards(2)] == ["c3-0", "c3-1"]
+
+
+def test_random_rows_across_blocks() -> None:
+    pytest.importorskip("numpy")
+    from coinrow.census.families import RANDOM_BLOCK
+
+    family = RandomRows.of(RANDOM_BLOCK + 5, 2, "1,2", seed=3)
+    shards = family.shards(10)
+    assert [(s.key, s.start, s.count, s.length) for s in shards] == [
+        ("r-0", 0, RANDOM_BLOCK, 2),
+        ("r-1", RANDOM_BLOCK, 5, 2),
+    ]
+    last = family.block(1)
+    assert last.shape == (5, 2) and family.row(RANDOM_BLOCK + 4) == tuple(map(int, last[4]))
+    assert set(family.block(0).ravel().tolist()) == {1, 2}  # the first choice is drawn too

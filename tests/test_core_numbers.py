@@ -162,3 +162,15 @@ def test_rows_that_are_not_rows() -> None:
         with pytest.raises(InvalidRowError) as info:
             coerce_coins(items)
         assert str(info.value) == text
+
+
+def test_boundaries_found_by_mutation() -> None:
+    widest = 10**4300 - 1  # 4,300 digits and more bits than the short path takes
+    assert json_value(widest) == widest and json_value(10**4300) == "1" + "0" * 4300
+    for token in ("\u00a01", "X1", "1X"):  # only ASCII whitespace is stripped
+        with pytest.raises(InvalidCoinError):
+            parse_token(token)
+    long = "7" * (MAX_DIGITS + 1)
+    with pytest.raises(InvalidCoinError) as info:
+        ValueSpec.parse(f"1-{long}")
+    assert info.value.token == f"1-{long}"[:20] + "..." + long[-10:]
