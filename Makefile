@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean browser
+.PHONY: demo test lint bench clean browser docs mutate
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,10 +34,19 @@ bench: $(STAMP)
 	$(BIN)/coinrow bench
 	$(BIN)/python -m pytest benchmarks -n0 --benchmark-only -q
 
+# The documentation site, strict (a broken link, reference or page fails), into site/.
+docs: $(STAMP)
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
+
+# Mutation testing of the exact core (slow; one mutmut child process): figures in docs/testing.md.
+mutate: $(STAMP)
+	$(BIN)/python -m pip install -q -e ".[all,dev,mutate]"
+	$(BIN)/python scripts/mutate.py
+
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site .cache build/mutate

@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import run_cli
 
 from coinrow.cli import main
 
-
-def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "coinrow", *args], input=stdin, capture_output=True, text=True
-    )
+run = run_cli  # the shared helper (tests/helpers.py)
 
 
 def test_solve_json_seed_example(capsys: pytest.CaptureFixture[str]) -> None:

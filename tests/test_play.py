@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
 import sys
 from pathlib import Path
 
 import oracle
 import pytest
+from helpers import run_cli
 
 from coinrow import read_records
 from coinrow.cli import main
 
-
-def run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "coinrow", *args], input=stdin, capture_output=True, text=True
-    )
+run = run_cli  # the shared helper (tests/helpers.py)
 
 
 def play(args: list[str], lines: str, monkeypatch: pytest.MonkeyPatch) -> int:

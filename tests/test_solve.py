@@ -124,7 +124,7 @@ def test_table_queries_and_budget() -> None:
     assert table.value_of(0, 1) == 2 and table.moves_of(0, 1) == "R"
     assert table.margin_of(1, 3) == 1
     with pytest.raises(coinrow.SubgameError):
-        table.value_of(2, 1)
+        table.value_of(2, 0)
     with pytest.raises(coinrow.TableTooLargeError, match=r"use solve\(\)"):
         Table(list(range(100)), memory_budget=1000)
 

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from .engines import MAX_SECONDS, check_cost
 from .errors import IllegalMoveError
-from .game import Move, Player, parse_moves
+from .game import Game, Move, Player, Position, parse_moves
 from .numbers import Value, exact_arithmetic, format_value, json_value
 from .subgames import Subgames
 
@@ -250,44 +250,39 @@ def analyze(
         check_cost(row, "reduction", max_seconds=max_seconds, what=what, items=queries)
     typical = typical_coin(row)
     grand_total = sub.total_of(0, len(row) - 1)
-    taken = [sub.zero, sub.zero]
     results: list[MoveAnalysis] = []
-    lo, hi = 0, len(row) - 1
-    with exact_arithmetic():
-        for step, move in enumerate(line):
-            mover = step % 2
-            before = taken[mover] + sub.value_of(lo, hi)
-            after = taken[mover] + sub.value_after(lo, hi, move)
-            best = sub.moves_of(lo, hi)
-            coin = row[lo] if move == "L" else row[hi]
-            taken[mover] += coin
-            lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
+    totals: tuple[Value, Value] = (sub.zero, sub.zero)
+    for step in Game(row, line).transcript():
+        mover = 0 if step.player == "first" else 1
+        after_totals = (step.first_total, step.second_total)
+        before = step.before.guaranteed(totals, subgames=sub)[mover]
+        after = step.before.play(step.move).guaranteed(after_totals, subgames=sub)[mover]
+        with exact_arithmetic():
             loss = before - after
-            results.append(
-                MoveAnalysis(
-                    step + 1,
-                    "first" if mover == 0 else "second",
-                    move,  # type: ignore[arg-type]
-                    coin,
-                    best,
-                    before,
-                    after,
-                    loss,
-                    label_for(
-                        loss, typical, _result(after, grand_total) < _result(before, grand_total)
-                    ),
-                    taken[0],
-                    taken[1],
-                )
+        turns_result = _result(after, grand_total) < _result(before, grand_total)
+        results.append(
+            MoveAnalysis(
+                step.step,
+                step.player,
+                step.move,
+                step.coin,
+                sub.moves_of(step.before.lo, step.before.hi),
+                before,
+                after,
+                loss,
+                label_for(loss, typical, turns_result),
+                step.first_total,
+                step.second_total,
             )
-        start_first = sub.value_of(0, len(row) - 1)
-        start_second = grand_total - start_first
+        )
+        totals = after_totals
+    start_first, start_second = Position.start(row).guaranteed(subgames=sub)
     return GameAnalysis(
         row,
         line,
         tuple(results),
-        _summary("first", results, start_first, taken[0], sub.zero),
-        _summary("second", results, start_second, taken[1], sub.zero),
+        _summary("first", results, start_first, totals[0], sub.zero),
+        _summary("second", results, start_second, totals[1], sub.zero),
     )
 
 

@@ -1,5 +1,29 @@
 """Exception classes. Every error coinrow raises for bad input subclasses :class:`CoinrowError`,
-which subclasses :class:`ValueError`, so ``except ValueError`` catches them all."""
+which subclasses :class:`ValueError`, so ``except ValueError`` catches them all.
+
+The hierarchy (drawn the same in docs/errors.md; tests/test_errors_tree.py checks both)::
+
+    ValueError
+    └── CoinrowError
+        ├── InvalidCoinError
+        ├── InvalidRowError
+        ├── UnknownEngineError
+        ├── RowTooLongError
+        │   └── TableTooLargeError
+        ├── SubgameError
+        ├── IllegalMoveError
+        ├── StrategyUnavailableError
+        ├── UnknownStrategyError
+        ├── StrategyParameterError
+        ├── StrategyFailedError
+        ├── RecordError
+        ├── PictureError
+        ├── InvalidOptionError
+        ├── InputFileError
+        ├── MissingExtraError
+        ├── CensusStoreError
+        └── SchedulerError
+"""
 
 from __future__ import annotations
 
@@ -68,8 +92,9 @@ class StrategyFailedError(CoinrowError):
     """A user strategy raised an exception while choosing a move."""
 
 
-class StrategyParameterError(UnknownStrategyError):
-    """A strategy's parameter is malformed (for example ``lookahead:x``)."""
+class StrategyParameterError(CoinrowError):
+    """A known strategy's parameter is malformed (for example ``lookahead:x``, ``greedy:3``).
+    Not an :class:`UnknownStrategyError`: the strategy exists, its parameter is wrong."""
 
 
 class RecordError(CoinrowError):

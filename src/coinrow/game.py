@@ -13,6 +13,7 @@ from typing import Literal
 
 from .errors import IllegalMoveError, SubgameError
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, row_repr, zero_like
+from .subgames import SubgameQueries, Subgames
 
 Move = Literal["L", "R"]
 Player = Literal["first", "second"]
@@ -154,6 +155,34 @@ class Position:
             return Position._unchecked(self.coins, self.lo + 1, self.hi)
         return Position._unchecked(self.coins, self.lo, self.hi - 1)
 
+    def guaranteed(
+        self, taken: tuple[Value, Value] | None = None, *, subgames: SubgameQueries | None = None
+    ) -> tuple[Value, Value]:
+        """The first and the second player's final totals when both play optimally from here:
+        what each has ``taken`` so far (zero by default) plus their share of the coins left,
+        the value of this subgame for the mover and the rest for the other. The mover's
+        number is what a hint shows and what the analysis calls a move's guaranteed total.
+
+        ``subgames`` is the row's :class:`~coinrow.subgames.Subgames` or
+        :class:`~coinrow.Table` (anything with the
+        :class:`~coinrow.subgames.SubgameQueries` contract) when the caller holds one:
+        O(1) from a table, O(n) by reductions; without it one is built (O(n^2) up to 512
+        coins).
+
+        >>> p = Position.start([3, 2, 2, 3, 1, 2]).play("L")
+        >>> p.turn, p.guaranteed(), p.guaranteed((3, 0))
+        ('second', (5, 5), (8, 5))
+        """
+        queries = Subgames(self.coins) if subgames is None else subgames
+        value = queries.value_of(self.lo, self.hi)
+        zero = zero_like(list(self.coins))
+        first, second = (zero, zero) if taken is None else taken
+        with exact_arithmetic():
+            rest = queries.total_of(self.lo, self.hi) - value
+            if self.turn == "first":
+                return first + value, second + rest
+            return first + rest, second + value
+
     def __str__(self) -> str:
         return " ".join(map(format_value, self.remaining))
 
@@ -258,6 +287,16 @@ class Game:
                 sum((self.coins[i] for i in first), zero),
                 sum((self.coins[i] for i in second), zero),
             )
+
+    def guaranteed(self, *, subgames: SubgameQueries | None = None) -> tuple[Value, Value]:
+        """Each player's final total if both play optimally from now on: the totals so far
+        plus :meth:`Position.guaranteed` of the current position (O(n), plus the query cost
+        there).
+
+        >>> Game([8, 15, 3, 7], "L").guaranteed()
+        (15, 18)
+        """
+        return self.position.guaranteed(self.totals, subgames=subgames)
 
     def transcript(self) -> list[TranscriptRow]:
         """Every move with the position before it and the running totals (O(n)).

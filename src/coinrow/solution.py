@@ -27,8 +27,6 @@ if TYPE_CHECKING:
 
 Outcome = Literal["first", "second", "tie"]
 
-#: Longest row drawn in Jupyter (as :data:`coinrow.diagram.MAX_COINS`).
-MAX_COINS = 40
 
 #: Keys of :meth:`Solution.to_dict` with one entry per coin.
 PER_COIN_KEYS = ("coins", "line", "first_coins", "second_coins")
@@ -218,14 +216,13 @@ class Solution:
         """Jupyter: the triangle diagram with :attr:`line` highlighted; None over 40 coins."""
         from .svg import repr_svg
 
-        return repr_svg(self.coins, highlight=self.line) if self.n <= MAX_COINS else None
+        return repr_svg(self.coins, highlight=self.line)
 
     def _repr_html_(self) -> str:
         """Jupyter: the diagram with :attr:`line` highlighted, or a note over 40 coins."""
         from .svg import repr_html
 
-        shown = self.coins if self.n <= MAX_COINS else range(self.n)  # only its length is read
-        return repr_html(self, shown, highlight=self.line)
+        return repr_html(self, self.coins, highlight=self.line)
 
 
 @overload

@@ -31,11 +31,6 @@ from .subgames import Subgames
 Strategy = Callable[[Position], Move]
 
 
-def _pick(moves: str, ties: Move) -> Move:
-    """The move to play from a set of optimal moves, ``ties`` when both are."""
-    return ties if len(moves) == 2 else moves  # type: ignore[return-value]
-
-
 class Optimal:
     """Perfect play: an optimal move, with ties (both moves optimal) broken ``"left"``,
     ``"right"`` or at ``"random"`` from a seeded generator (which advances only on ties).

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import accumulate
+from typing import Protocol, runtime_checkable
 
 from .engines import MAX_SECONDS, check_cost, reduction
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
-from .engines.table import Table
+from .engines.table import Table, check_subgame
 from .numbers import Value, coerce_coins, exact_arithmetic, halve, zero_like
 
 #: Rows up to this many coins are answered from a full :class:`~coinrow.Table` (O(n^2) once:
@@ -25,6 +26,26 @@ TABLE_LIMIT = 512
 #: Int rows the compiled table kernel can fill use a table up to this many coins (9 bytes a
 #: subgame: about 290 MB and 0.05 s at the limit).
 KERNEL_TABLE_LIMIT = 8000
+
+
+@runtime_checkable
+class SubgameQueries(Protocol):
+    """The one query contract of :class:`~coinrow.Table` and :class:`Subgames`: the same
+    names, the same answers and the same bounds (``0 <= lo <= hi + 1 <= n``; the empty
+    subgame ``lo = hi + 1`` is worth zero and its moves are ``""``; anything else raises
+    :class:`~coinrow.errors.SubgameError`).
+
+    >>> isinstance(Table([1, 2]), SubgameQueries), isinstance(Subgames([1, 2]), SubgameQueries)
+    (True, True)
+    """
+
+    coins: tuple[Value, ...]
+
+    def __len__(self) -> int: ...
+    def total_of(self, lo: int, hi: int) -> Value: ...
+    def value_of(self, lo: int, hi: int) -> Value: ...
+    def margin_of(self, lo: int, hi: int) -> Value: ...
+    def moves_of(self, lo: int, hi: int) -> str: ...
 
 
 class Subgames:
@@ -77,17 +98,18 @@ class Subgames:
         return f"<Subgames of {len(self.coins)} coins by {how}>"
 
     def total_of(self, lo: int, hi: int) -> Value:
-        """Sum of coins ``lo..hi``; zero when ``lo > hi`` (O(1))."""
-        if lo > hi:
-            return self.zero
+        """Sum of coins ``lo..hi``; zero for the empty subgame ``lo = hi + 1`` (O(1))."""
+        check_subgame(lo, hi, len(self.coins))
         with exact_arithmetic():
             return self._prefix[hi + 1] - self._prefix[lo]
 
     def value_of(self, lo: int, hi: int) -> Value:
-        """Most the player to move in ``lo..hi`` can guarantee; zero when ``lo > hi``.
+        """Most the player to move in ``lo..hi`` can guarantee; zero for the empty subgame
+        ``lo = hi + 1``.
 
         O(1) from the table, O(n) by reduction: ``(S + D) / 2`` with ``D`` the margin.
         """
+        check_subgame(lo, hi, len(self.coins))
         if lo > hi:
             return self.zero
         if self.table is not None:
@@ -95,9 +117,21 @@ class Subgames:
         with exact_arithmetic():
             return halve(self.total_of(lo, hi) + reduction.margin(self.coins[lo : hi + 1]))
 
+    def margin_of(self, lo: int, hi: int) -> Value:
+        """The mover's total minus the other's in ``lo..hi`` under optimal play; zero for the
+        empty subgame (O(1) table, O(n) else)."""
+        check_subgame(lo, hi, len(self.coins))
+        if self.table is not None:
+            return self.table.margin_of(lo, hi)
+        if lo > hi:
+            return self.zero
+        with exact_arithmetic():
+            return reduction.margin(self.coins[lo : hi + 1])
+
     def moves_of(self, lo: int, hi: int) -> str:
-        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"``; ``""`` when ``lo > hi``
-        (no coin left) (O(1) table, O(n) else)."""
+        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"``; ``""`` for the empty
+        subgame ``lo = hi + 1`` (no coin left) (O(1) table, O(n) else)."""
+        check_subgame(lo, hi, len(self.coins))
         if lo > hi:
             return ""
         if self.table is not None:

@@ -17,7 +17,7 @@ from rich.text import Text
 from ..analysis import GameAnalysis, analyze
 from ..game import Game
 from ..io import read_bytes
-from ..numbers import Value, exact_arithmetic, format_value, random_row
+from ..numbers import Value, format_value, random_row
 from ..record import Record, RecordsRead, append_record, load_records
 from ..strategies import get
 from ..subgames import Subgames
@@ -178,9 +178,7 @@ class _Session:
     def hint(self) -> None:
         position = self.game.position
         best = self.subgames.moves_of(position.lo, position.hi)
-        taken = self.game.totals[self.human_seat]
-        with exact_arithmetic():
-            guaranteed = taken + self.subgames.value_of(position.lo, position.hi)
+        guaranteed = self.game.guaranteed(subgames=self.subgames)[self.human_seat]
         moves = " or ".join(
             f"{move} (take {format_value(self.game.coins[position.coin_index(move)])})"
             for move in best

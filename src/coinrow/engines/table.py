@@ -59,6 +59,22 @@ def bytes_per_cell(coins: Sequence[Value], cap: int | None = None) -> int:
     return SLOT_BYTES + sys.getsizeof(sum(map(abs, coins)))
 
 
+def check_subgame(lo: int, hi: int, n: int) -> None:
+    """The one bounds rule of every subgame query (:class:`Table` and
+    :class:`~coinrow.subgames.Subgames`): ``0 <= lo <= hi + 1 <= n``, where ``lo = hi + 1``
+    is the empty subgame (no coin left: worth zero, no move). Anything else raises
+    :class:`~coinrow.errors.SubgameError` (O(1)).
+
+    >>> check_subgame(3, 2, 3)
+    >>> check_subgame(3, 1, 3)
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.SubgameError: subgame 3..1 is not inside a row of 3 coins
+    """
+    if not 0 <= lo <= hi + 1 <= n:
+        raise SubgameError(f"subgame {lo}..{hi} is not inside a row of {n} coins")
+
+
 def cell_count(n: int) -> int:
     """Number of subgames i..j of a row of n coins (O(1)).
 
@@ -157,32 +173,35 @@ class Table:
     def __len__(self) -> int:
         return len(self.coins)
 
-    def _check(self, i: int, j: int) -> None:
-        if not 0 <= i <= j < len(self.coins):
-            raise SubgameError(f"subgame {i}..{j} is not inside a row of {len(self.coins)} coins")
-
     def total_of(self, i: int, j: int) -> Value:
-        """Sum of coins i..j (O(1))."""
-        self._check(i, j)
+        """Sum of coins i..j; zero for the empty subgame ``i = j + 1`` (O(1))."""
+        check_subgame(i, j, len(self.coins))
         with exact_arithmetic():
             return self._prefix[j + 1] - self._prefix[i]
 
     def value_of(self, i: int, j: int) -> Value:
-        """Most the player to move in subgame i..j can guarantee (O(1))."""
-        self._check(i, j)
+        """Most the player to move in subgame i..j can guarantee; zero for the empty subgame
+        ``i = j + 1`` (O(1))."""
+        check_subgame(i, j, len(self.coins))
+        if i > j:
+            return self._prefix[0]
         if self._values is not None:
             return int(self._values[self._offset(i, j)])
         return self._diagonals[j - i][i]
 
     def margin_of(self, i: int, j: int) -> Value:
-        """Mover's total minus the other's in subgame i..j under optimal play (O(1))."""
+        """Mover's total minus the other's in subgame i..j under optimal play; zero for the
+        empty subgame (O(1))."""
         value = self.value_of(i, j)
         with exact_arithmetic():
             return value + value - self.total_of(i, j)
 
     def moves_of(self, i: int, j: int) -> str:
-        """Optimal move(s) in subgame i..j: ``"L"``, ``"R"`` or ``"LR"`` (O(1))."""
-        self._check(i, j)
+        """Optimal move(s) in subgame i..j: ``"L"``, ``"R"`` or ``"LR"``; ``""`` for the empty
+        subgame ``i = j + 1`` (no coin left) (O(1))."""
+        check_subgame(i, j, len(self.coins))
+        if i > j:
+            return ""
         if i == j:
             return "LR"
         if self._codes is not None:

@@ -64,7 +64,6 @@ from ..numbers import (
     Value,
     ValueSpec,
     coerce_coins,
-    exact_arithmetic,
     json_number,
     json_value,
     split_tokens,
@@ -973,12 +972,7 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
         strategy.attach(subgames)  # the same table: built once, within the same limits
     finished = position.is_over
     value = subgames.value_of(lo, hi)
-    with exact_arithmetic():
-        rest = subgames.total_of(lo, hi) - value
-        if position.turn == "first":
-            guaranteed = (first + value, second + rest)
-        else:
-            guaranteed = (first + rest, second + value)
+    guaranteed = game.guaranteed(subgames=subgames)
     return {
         "coins": [json_value(coin) for coin in game.coins],
         "lo": lo,
