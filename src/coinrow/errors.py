@@ -10,6 +10,7 @@ The hierarchy (drawn the same in docs/errors.md; tests/test_errors_tree.py check
         ├── UnknownEngineError
         ├── RowTooLongError
         │   └── TableTooLargeError
+        ├── CostLimitError
         ├── SubgameError
         ├── IllegalMoveError
         ├── StrategyUnavailableError
@@ -22,7 +23,11 @@ The hierarchy (drawn the same in docs/errors.md; tests/test_errors_tree.py check
         ├── InputFileError
         ├── MissingExtraError
         ├── CensusStoreError
-        └── SchedulerError
+        ├── SchedulerError
+        ├── CheckTargetError
+        ├── RubricError
+        └── RulesError
+            └── UnsupportedRulesError
 """
 
 from __future__ import annotations
