@@ -56,8 +56,13 @@ def test_reduction_kernel_equals_python(bound: int) -> None:
 
 
 def test_reduction_kernel_on_a_long_row_both_threads() -> None:
+    """Past one chunk the compiled line may group coins differently (tests/test_chunks.py
+    checks it); margin and first moves are the exact path's, and a one-chunk row's line too."""
     coins = np.random.default_rng(5).integers(-(10**12), 10**12, 200_000)
-    assert reduction.solve(coins) == reduction.solve(coins.tolist())
+    compiled, exact = reduction.solve(coins), reduction.solve(coins.tolist())
+    assert compiled[::2] == exact[::2]
+    one_chunk = coins[: reduction.CHUNK_LENGTH + 1]
+    assert reduction.solve(one_chunk) == reduction.solve(one_chunk.tolist())
     ascending = np.arange(150_000, dtype=np.int64)  # the stack grows to n entries
     assert reduction.solve(ascending) == reduction.solve(ascending.tolist())
 

@@ -53,93 +53,119 @@ def _valley_margin(values: Array, first: int, stop: int) -> int:
     return total
 
 
-@njit(cache=True, nogil=True)
-def _push(
-    coins: Array, stop: int, values: Array, starts: Array, groups: bool, state: Array
-) -> None:
-    """Push ``coins[state[3]:stop]`` onto the stack, merging every peak as it forms.
+@njit(cache=True, nogil=True, inline="always")
+def _push_entry(
+    values: Array,
+    starts: Array,
+    floor: int,
+    size: int,
+    top: int,
+    second: int,
+    entry: int,
+    entry_start: int,
+    groups: bool,
+) -> tuple[int, int, int]:
+    """Push one entry onto the stack ``values[floor + 2:size]``, merging every peak it forms;
+    returns the new (size, top, second).
 
-    ``state`` is (size, top, second, next index): the two top entries live in registers and
-    the merge test is a single branch. Slots 0 and 1 are padding and ``size >= 4`` guards
-    every merge, so reads never leave the array whatever the data. Merging three groups
-    keeps the first group's start, so no counts need updating.
+    The two top entries live in registers and the merge test is a single branch. The two
+    slots below ``floor + 2`` are padding and ``size >= floor + 4`` guards every merge, so
+    reads never leave the stack's region whatever the data. Merging three groups keeps the
+    first group's start, so no counts need updating.
     """
-    size, top, second = state[0], state[1], state[2]
-    for index in range(state[3], stop):
-        coin, group_start = coins[index], index
-        while (size >= 4) & (top >= second) & (top >= coin):
-            coin = second - top + coin
-            size -= 2
-            if groups:
-                group_start = starts[np.uint64(size)]
-            top = values[np.uint64(size - 1)]
-            second = values[np.uint64(size - 2)]
-        values[np.uint64(size)] = coin
+    while (size >= floor + 4) & (top >= second) & (top >= entry):
+        entry = second - top + entry
+        size -= 2
         if groups:
-            starts[np.uint64(size)] = group_start
-        size += 1
-        second, top = top, coin
-    state[0], state[1], state[2], state[3] = size, top, second, stop
+            entry_start = starts[np.uint64(size)]
+        top = values[np.uint64(size - 1)]
+        second = values[np.uint64(size - 2)]
+    values[np.uint64(size)] = entry
+    if groups:
+        starts[np.uint64(size)] = entry_start
+    return size + 1, entry, top
 
 
 @njit(cache=True, nogil=True)
-def _scan(coins: Array, values: Array, starts: Array, groups: bool) -> tuple[int, int]:
-    """Peak-reduce ``coins`` onto the stack ``values[2:size]``, group starts in
-    ``starts`` when ``groups``. Returns the stack's end and the margin of ``coins[:-1]``:
-    the scan is online, so that is the stack just before the last coin is pushed.
+def reduce_chunks(
+    coins: Array, cuts: Array, values: Array, starts: Array, stack: Array, first: int, stop: int
+) -> None:
+    """Peak-reduce the chunks ``coins[cuts[k, 0]:cuts[k, 1]]`` for k = first .. stop - 1, each
+    on its own, onto ``values[cuts[k, 2] + 2:end]``, the group start (an index into
+    ``coins``) of each entry at the same place in ``starts``; ``stack[k]`` receives (end,
+    minimum, maximum) of the chunk (the minimum and maximum for the int64 safety check, at no
+    extra pass; coin 0 for an empty chunk).
+
+    Chunk k touches only its region ``cuts[k, 2] .. cuts[k, 2] + 2 + length``, so threads
+    reduce disjoint sets of chunks at once on one pair of arrays. O(coins in the chunks).
     """
-    n = coins.shape[0]
-    if n == 0:
-        return 2, 0
-    state = np.zeros(4, np.int64)
-    state[0] = 2
-    _push(coins, n - 1, values, starts, groups, state)
-    before_last = _valley_margin(values, 2, state[0])
-    _push(coins, n, values, starts, groups, state)
-    return state[0], before_last
+    for chunk in range(first, stop):
+        lo, hi, floor = cuts[chunk, 0], cuts[chunk, 1], cuts[chunk, 2]
+        size, top, second = floor + 2, 0, 0
+        low, high = coins[0], coins[0]
+        for index in range(lo, hi):
+            coin = coins[index]
+            low = min(low, coin)
+            high = max(high, coin)
+            size, top, second = _push_entry(
+                values, starts, floor, size, top, second, coin, index, True
+            )
+        stack[chunk, 0], stack[chunk, 1], stack[chunk, 2] = size, low, high
 
 
 @njit(cache=True, nogil=True)
-def _expand(values: Array, starts: Array, size: int, n: int, line: Array) -> None:
-    """Greedy play on the valley ``values[2:size]``, each entry expanded into its group."""
-    lo, hi, position = 2, size - 1, 0
-    while lo <= hi:
-        if values[lo] >= values[hi]:
-            entry, code = lo, LEFT
-            lo += 1
+def combine_stacks(
+    values: Array,
+    starts: Array,
+    floors: Array,
+    ends: Array,
+    out_values: Array,
+    out_starts: Array,
+    groups: bool,
+) -> tuple[int, int, int]:
+    """Reduce the concatenation of the chunk stacks ``values[floors[k] + 2:ends[k]]``, in the
+    order given, onto ``out_values[2:size]`` (group starts in ``out_starts`` when
+    ``groups``). Returns the stack's end, the margin of all the stacks and the margin of all
+    but the last (the scan is online: that is the stack before the last one is pushed).
+
+    The output may be the input arrays themselves when the first floor is at least 0 and the
+    floors ascend: an entry is read before it can be overwritten, since the output stack never
+    holds more entries than have been read. O(total stack entries).
+    """
+    size, top, second, before_last = 2, 0, 0, 0
+    for chunk in range(floors.shape[0]):
+        if chunk == floors.shape[0] - 1:
+            before_last = _valley_margin(out_values, 2, size)
+        for slot in range(floors[chunk] + 2, ends[chunk]):
+            entry = values[np.uint64(slot)]
+            entry_start = starts[np.uint64(slot)] if groups else 0
+            size, top, second = _push_entry(
+                out_values, out_starts, 0, size, top, second, entry, entry_start, groups
+            )
+    return size, _valley_margin(out_values, 2, size), before_last
+
+
+@njit(cache=True, nogil=True)
+def fill_line(
+    values: Array, starts: Array, size: int, n: int, line: Array, lo: int, hi: int
+) -> None:
+    """Write moves ``lo .. hi - 1`` of the line: greedy play on the valley ``values[2:size]``
+    (group starts in ``starts``), each entry expanded into its group's coins. Threads fill
+    disjoint ranges of one line. O(size + hi - lo).
+    """
+    left, right, position = 2, size - 1, 0
+    while left <= right and position < hi:
+        if values[left] >= values[right]:
+            entry, code = left, LEFT
+            left += 1
         else:
-            entry, code = hi, RIGHT
-            hi -= 1
+            entry, code = right, RIGHT
+            right -= 1
         end = starts[entry + 1] if entry + 1 < size else n
-        line[position : position + end - starts[entry]] = code
-        position += end - starts[entry]
-
-
-@njit(cache=True, nogil=True)
-def reduction_line(coins: Array, starts: Array) -> tuple[int, Array, int]:
-    """Margin, line (ASCII codes) and the margin of taking the right coin first (n >= 1).
-
-    O(n) time; memory: a stack of n + 2 int64 values and ``starts`` (n + 2 entries, int32
-    when n < 2**31 - 2), touched only as deep as the stack grows (a few dozen entries on
-    random rows, n on a sorted row), and the n-byte line.
-    """
-    n = coins.shape[0]
-    values = np.empty(n + 2, np.int64)
-    size, before_last = _scan(coins, values, starts, True)
-    line = np.empty(n, np.uint8)
-    _expand(values, starts, size, n, line)
-    return _valley_margin(values, 2, size), line, coins[n - 1] - before_last
-
-
-@njit(cache=True, nogil=True)
-def reduction_left(coins: Array) -> tuple[int, int, int]:
-    """The margin of taking the left coin first (one reduction of ``coins[1:]`` without
-    groups), and the row's minimum and maximum for the int64 safety check; run in a second
-    thread while :func:`reduction_line` builds the line. n >= 1; O(n) time, one stack."""
-    lo, hi = bounds(coins)
-    values = np.empty(coins.shape[0] + 1, np.int64)
-    size, _ = _scan(coins[1:], values, np.empty(0, np.int32), False)
-    return coins[0] - _valley_margin(values, 2, size), lo, hi
+        stop = position + end - starts[entry]
+        if stop > lo:
+            line[max(position, lo) : min(stop, hi)] = code
+        position = stop
 
 
 @njit(cache=True, nogil=True)
