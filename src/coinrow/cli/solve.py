@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..engines import ENGINES
+from ..engines.dispatch import compile_notice
 from ..errors import TableTooLargeError
 from ..numbers import format_value
 from ..solution import Solution, solve
@@ -59,6 +60,9 @@ def solve_command(
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
     row = read_row(coins, file)
     check_engine_time(engine, row)
+    notice = compile_notice(row, engine)
+    if notice:
+        typer.echo(notice, err=True)
     try:
         solution = solve(row, engine=engine)
     except TableTooLargeError as error:  # the table's or the memo's memory budget

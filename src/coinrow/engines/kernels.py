@@ -278,3 +278,43 @@ def table_arrays(coins: Array) -> tuple[Array, Array]:
     if threaded:
         helper.join()
     return values, codes
+
+
+#: The kernels each engine runs, for :func:`cache_is_warm`.
+ENGINE_KERNELS: dict[str, tuple[Any, ...]] = {
+    "reduction": (reduce_chunks, combine_stacks, fill_line),
+    "table": (fill_table,),
+    "linear": (linear,),
+    "cooperative": (cooperative,),
+}
+
+#: Seconds a cold compile of each engine's kernels takes (2-core machine, idle; see
+#: ``docs/kernels.md``), for the notice a shell shows before it.
+COMPILE_SECONDS: dict[str, float] = {
+    "reduction": 3.0,
+    "table": 1.0,
+    "linear": 1.0,
+    "cooperative": 1.0,
+}
+
+
+def cache_is_warm(engine: str) -> bool:
+    """True when every kernel of ``engine`` is compiled in this process or found in Numba's
+    on-disk cache for the current source and this CPU, so no compile wait is ahead; False
+    when one would compile (or the cache cannot be read) (O(kernels), reads the cache
+    indexes only).
+
+    >>> cache_is_warm("reduction") in (True, False)
+    True
+    """
+    for kernel in ENGINE_KERNELS[engine]:
+        if kernel.signatures:
+            continue
+        try:  # Numba's cache index: {(signature, target magic tuple, code hash): file}
+            index = kernel._cache._cache_file._load_index()
+            magic = kernel.targetctx.codegen().magic_tuple()
+        except Exception:
+            return False
+        if not any(key[1] == magic for key in index):
+            return False
+    return True
