@@ -43,6 +43,7 @@ LAYERS: dict[str, int] = {
     "benchmark": STUDIES,
     "steps": STUDIES,
     "census/": STUDIES,
+    "chunked": STUDIES,
     "diagram": PICTURES,
     "svg": PICTURES,
     "text": PICTURES,

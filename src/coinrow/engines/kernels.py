@@ -147,11 +147,12 @@ def combine_stacks(
 
 @njit(cache=True, nogil=True)
 def fill_line(
-    values: Array, starts: Array, size: int, n: int, line: Array, lo: int, hi: int
+    values: Array, starts: Array, size: int, n: int, line: Array, base: int, lo: int, hi: int
 ) -> None:
-    """Write moves ``lo .. hi - 1`` of the line: greedy play on the valley ``values[2:size]``
-    (group starts in ``starts``), each entry expanded into its group's coins. Threads fill
-    disjoint ranges of one line. O(size + hi - lo).
+    """Write moves ``lo .. hi - 1`` of the line into ``line[lo - base:hi - base]``: greedy
+    play on the valley ``values[2:size]`` (group starts in ``starts``), each entry expanded
+    into its group's coins. Threads fill disjoint ranges of one line, or machines their own
+    part of it. O(size + hi - lo).
     """
     left, right, position = 2, size - 1, 0
     while left <= right and position < hi:
@@ -164,7 +165,7 @@ def fill_line(
         end = starts[entry + 1] if entry + 1 < size else n
         stop = position + end - starts[entry]
         if stop > lo:
-            line[max(position, lo) : min(stop, hi)] = code
+            line[max(position, lo) - base : min(stop, hi) - base] = code
         position = stop
 
 

@@ -300,12 +300,12 @@ def solve_chunks(
     )
     take_left, take_right = int(coins[0]) - rest, int(coins[n - 1]) - before_last
     if pool is None:
-        fill_line(values, starts, size, n, line, 0, n)
+        fill_line(values, starts, size, n, line, 0, 0, n)
     else:
         bounds = [n * k // threads for k in range(threads + 1)]
         list(
             pool.map(
-                lambda k: fill_line(values, starts, size, n, line, bounds[k], bounds[k + 1]),
+                lambda k: fill_line(values, starts, size, n, line, 0, bounds[k], bounds[k + 1]),
                 range(threads),
             )
         )
