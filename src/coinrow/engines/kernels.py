@@ -102,13 +102,10 @@ def reduce_chunks(
     for chunk in range(first, stop):
         lo, hi, floor = cuts[chunk, 0], cuts[chunk, 1], cuts[chunk, 2]
         size, top, second = floor + 2, 0, 0
-        low, high = coins[0], coins[0]
+        low, high = bounds(coins[lo:hi]) if hi > lo else (coins[0], coins[0])
         for index in range(lo, hi):
-            coin = coins[index]
-            low = min(low, coin)
-            high = max(high, coin)
             size, top, second = _push_entry(
-                values, starts, floor, size, top, second, coin, index, True
+                values, starts, floor, size, top, second, coins[index], index, True
             )
         stack[chunk, 0], stack[chunk, 1], stack[chunk, 2] = size, low, high
 
@@ -281,9 +278,40 @@ def table_arrays(coins: Array) -> tuple[Array, Array]:
     return values, codes
 
 
+@njit(cache=True, nogil=True)
+def reduce_whole(coins: Array) -> tuple[int, Array, int, int, int, int]:
+    """The reduction of a row of one chunk and its last coin (cuts ``[0, n - 1, n]``, n >= 2)
+    in one call, for short rows where threads and the chunk tables cost more than the scan:
+    margin, line codes, the margins after taking the left and the right coin, and the row's
+    minimum and maximum. O(n) time, three stacks of n + 2 entries touched only as deep as
+    they grow.
+    """
+    n = coins.shape[0]
+    values = np.empty(n + 2, np.int64)
+    starts = np.empty(n + 2, np.int32)
+    size, top, second = 2, 0, 0
+    low, high = bounds(coins)
+    for index in range(n - 1):
+        size, top, second = _push_entry(
+            values, starts, 0, size, top, second, coins[index], index, True
+        )
+    before_last = _valley_margin(values, 2, size)
+    size, top, second = _push_entry(values, starts, 0, size, top, second, coins[n - 1], n - 1, True)
+    line = np.empty(n, np.uint8)
+    fill_line(values, starts, size, n, line, 0, 0, n)
+    best = _valley_margin(values, 2, size)
+    size, top, second = 2, 0, 0
+    for index in range(1, n):  # coins[1:], no groups: the margin after taking the left coin
+        size, top, second = _push_entry(
+            values, starts, 0, size, top, second, coins[index], 0, False
+        )
+    rest = _valley_margin(values, 2, size)
+    return best, line, coins[0] - rest, coins[n - 1] - before_last, low, high
+
+
 #: The kernels each engine runs, for :func:`cache_is_warm`.
 ENGINE_KERNELS: dict[str, tuple[Any, ...]] = {
-    "reduction": (reduce_chunks, combine_stacks, fill_line),
+    "reduction": (reduce_whole, reduce_chunks, combine_stacks, fill_line),
     "table": (fill_table,),
     "linear": (linear,),
     "cooperative": (cooperative,),

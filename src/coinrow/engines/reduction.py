@@ -212,7 +212,21 @@ def solve_int64(coins: Any, *, threads: int | None = None) -> tuple[int, Any, st
     >>> solve_int64(np.array([2**62, 1])) is None
     True
     """
-    return solve_chunks(coins, chunk_cuts(len(coins)), threads=threads)
+    n = len(coins)
+    if 2 <= n <= CHUNK_LENGTH + 1:
+        return _solve_whole(coins)
+    return solve_chunks(coins, chunk_cuts(n), threads=threads)
+
+
+def _solve_whole(coins: Any) -> tuple[int, Any, str] | None:
+    """:func:`solve_chunks` with the cuts ``[0, n - 1, n]`` (n >= 2), in one kernel call."""
+    from .kernels import reduce_whole
+
+    best, line, take_left, take_right, lo, hi = reduce_whole(coins)
+    if max(int(hi), -int(lo)) * len(coins) >= INT64_SAFE_LIMIT and not int64_safe(coins):
+        return None
+    first = "L" * (take_left == best) + "R" * (take_right == best)
+    return int(best), line, first
 
 
 def solve_chunks(
@@ -251,6 +265,8 @@ def solve_chunks(
     cuts = sorted({*cuts, n - 1})
     if cuts[0] != 0 or cuts[-1] != n:
         raise InvalidOptionError(f"chunk cuts must ascend from 0 to {n}, got {cuts[0]}..{cuts[-1]}")
+    if len(cuts) == 3:  # one chunk and the last coin: one call, no tables, no threads
+        return _solve_whole(coins)
     threads = usable_cores() if threads is None else max(1, threads)
     if n < THREAD_MIN_LENGTH:
         threads = 1
