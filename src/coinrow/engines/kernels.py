@@ -311,7 +311,9 @@ def reduce_whole(coins: Array) -> tuple[int, Array, int, int, int, int]:
 
 #: The kernels each engine runs, for :func:`cache_is_warm`.
 ENGINE_KERNELS: dict[str, tuple[Any, ...]] = {
-    "reduction": (reduce_whole, reduce_chunks, combine_stacks, fill_line),
+    # Rows long enough for the kernels (dispatch.KERNEL_MIN_LENGTH) have several chunks;
+    # reduce_whole serves only shorter int64 arrays given to solve_int64 directly.
+    "reduction": (reduce_chunks, combine_stacks, fill_line),
     "table": (fill_table,),
     "linear": (linear,),
     "cooperative": (cooperative,),
