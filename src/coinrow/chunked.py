@@ -144,15 +144,15 @@ def reduce_file(file: str, offset: int, first: bool, last: bool) -> dict[str, An
         table[index] = lo, hi, floor
         floor += 2 + hi - lo
     values, starts = np.empty(floor, np.int64), np.empty(floor, np.int64)
-    stack = np.empty((len(spans), 3), np.int64)
+    stack = np.empty((len(spans), 4), np.int64)
     abs_total = _abs_total(chunk)
     if abs_total >= INT64_SAFE_LIMIT:
         return {"length": length, "abs_total": abs_total}
     reduce_chunks(chunk, table, values, starts, stack, 0, len(spans))
     stacks = [
         (
-            values[table[k, 2] + 2 : stack[k, 0]].copy(),
-            starts[table[k, 2] + 2 : stack[k, 0]] + offset,
+            values[stack[k, 0] : stack[k, 1]].copy(),
+            starts[stack[k, 0] : stack[k, 1]] + offset,
         )
         for k in range(len(spans))
     ]
@@ -186,19 +186,19 @@ def _combine(stacks: Sequence[tuple[Any, Any]]) -> tuple[Any, Any, int, int, int
 
     from .engines.kernels import combine_stacks
 
-    floors, ends, floor = [], [], 0
+    begins, ends, floor = [], [], 2
     for stack_values, _ in stacks:
-        floors.append(floor)
-        ends.append(floor + 2 + stack_values.size)
-        floor += 2 + stack_values.size
+        begins.append(floor)
+        ends.append(floor + stack_values.size)
+        floor += stack_values.size
     values, starts = np.zeros(floor, np.int64), np.zeros(floor, np.int64)
-    for (stack_values, stack_starts), begin, end in zip(stacks, floors, ends, strict=True):
-        values[begin + 2 : end] = stack_values
-        starts[begin + 2 : end] = stack_starts
+    for (stack_values, stack_starts), begin, end in zip(stacks, begins, ends, strict=True):
+        values[begin:end] = stack_values
+        starts[begin:end] = stack_starts
     size, best, before_last = combine_stacks(
         values,
         starts,
-        np.array(floors, np.int64),
+        np.array(begins, np.int64),
         np.array(ends, np.int64),
         values,
         starts,

@@ -91,49 +91,64 @@ def reduce_chunks(
     coins: Array, cuts: Array, values: Array, starts: Array, stack: Array, first: int, stop: int
 ) -> None:
     """Peak-reduce the chunks ``coins[cuts[k, 0]:cuts[k, 1]]`` for k = first .. stop - 1, each
-    on its own, onto ``values[cuts[k, 2] + 2:end]``, the group start (an index into
-    ``coins``) of each entry at the same place in ``starts``; ``stack[k]`` receives (end,
-    minimum, maximum) of the chunk (the minimum and maximum for the int64 safety check, at no
-    extra pass; coin 0 for an empty chunk).
+    on its own, and pack their stacks one after another from ``values[cuts[first, 2] + 2]``,
+    the group start (an index into ``coins``) of each entry at the same place in ``starts``;
+    ``stack[k]`` receives (begin, end, minimum, maximum) of chunk k's entries (the minimum
+    and maximum for the int64 safety check; coin 0 for an empty chunk).
 
-    Chunk k touches only its region ``cuts[k, 2] .. cuts[k, 2] + 2 + length``, so threads
-    reduce disjoint sets of chunks at once on one pair of arrays. O(coins in the chunks).
+    Each chunk is reduced in a small work stack of this call (as long as the longest chunk)
+    and only its reduced stack is copied out, so the shared arrays are touched only as far
+    as the packed stacks reach (a few dozen entries a chunk on random rows): fresh pages of
+    n-long arrays would cost more than the scan. Calls with disjoint chunk ranges, whose
+    regions ``cuts[k, 2] ..`` do not overlap, run in parallel threads. O(coins in the chunks).
     """
+    longest = 0
     for chunk in range(first, stop):
-        lo, hi, floor = cuts[chunk, 0], cuts[chunk, 1], cuts[chunk, 2]
-        size, top, second = floor + 2, 0, 0
+        longest = max(longest, cuts[chunk, 1] - cuts[chunk, 0])
+    work_values = np.empty(longest + 2, np.int64)
+    work_starts = np.empty(longest + 2, starts.dtype)
+    position = cuts[first, 2] + 2
+    for chunk in range(first, stop):
+        lo, hi = cuts[chunk, 0], cuts[chunk, 1]
+        size, top, second = 2, 0, 0
         low, high = bounds(coins[lo:hi]) if hi > lo else (coins[0], coins[0])
         for index in range(lo, hi):
             size, top, second = _push_entry(
-                values, starts, floor, size, top, second, coins[index], index, True
+                work_values, work_starts, 0, size, top, second, coins[index], index, True
             )
-        stack[chunk, 0], stack[chunk, 1], stack[chunk, 2] = size, low, high
+        count = size - 2
+        values[position : position + count] = work_values[2:size]
+        starts[position : position + count] = work_starts[2:size]
+        stack[chunk, 0], stack[chunk, 1] = position, position + count
+        stack[chunk, 2], stack[chunk, 3] = low, high
+        position += count
 
 
 @njit(cache=True, nogil=True)
 def combine_stacks(
     values: Array,
     starts: Array,
-    floors: Array,
+    begins: Array,
     ends: Array,
     out_values: Array,
     out_starts: Array,
     groups: bool,
 ) -> tuple[int, int, int]:
-    """Reduce the concatenation of the chunk stacks ``values[floors[k] + 2:ends[k]]``, in the
+    """Reduce the concatenation of the chunk stacks ``values[begins[k]:ends[k]]``, in the
     order given, onto ``out_values[2:size]`` (group starts in ``out_starts`` when
     ``groups``). Returns the stack's end, the margin of all the stacks and the margin of all
     but the last (the scan is online: that is the stack before the last one is pushed).
 
-    The output may be the input arrays themselves when the first floor is at least 0 and the
-    floors ascend: an entry is read before it can be overwritten, since the output stack never
-    holds more entries than have been read. O(total stack entries).
+    The output may be the input arrays themselves when each stack begins at least 2 slots
+    past the number of entries before it: an entry is read before it can be overwritten,
+    since the output stack never holds more entries than have been read. O(total stack
+    entries).
     """
     size, top, second, before_last = 2, 0, 0, 0
-    for chunk in range(floors.shape[0]):
-        if chunk == floors.shape[0] - 1:
+    for chunk in range(begins.shape[0]):
+        if chunk == begins.shape[0] - 1:
             before_last = _valley_margin(out_values, 2, size)
-        for slot in range(floors[chunk] + 2, ends[chunk]):
+        for slot in range(begins[chunk], ends[chunk]):
             entry = values[np.uint64(slot)]
             entry_start = starts[np.uint64(slot)] if groups else 0
             size, top, second = _push_entry(

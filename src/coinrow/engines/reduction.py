@@ -277,9 +277,9 @@ def solve_chunks(
     for index, (lo, hi) in enumerate(spans):
         table[index] = lo, hi, floor
         floor += 2 + hi - lo
-    values = np.empty(floor, np.int64)  # pages are touched only as deep as each stack grows
+    values = np.empty(floor, np.int64)  # touched only as far as the packed stacks reach
     starts = np.empty(floor, np.int32 if floor < 2**31 else np.int64)
-    stack = np.empty((len(spans), 3), np.int64)
+    stack = np.empty((len(spans), 4), np.int64)
     line = np.empty(n, np.uint8)
     pool = None
     if threads == 1:
@@ -299,20 +299,20 @@ def solve_chunks(
                 range(len(tasks) - 1),
             )
         )
-    lo, hi = int(stack[:, 1].min()), int(stack[:, 2].max())
+    lo, hi = int(stack[:, 2].min()), int(stack[:, 3].max())
     if max(hi, -lo) * n >= INT64_SAFE_LIMIT and not int64_safe(coins):
         if pool is not None:
             pool.shutdown()
         return None
-    floors, ends = table[:, 2], stack[:, 0]
-    after_left = np.empty(int((ends - floors).sum()) + 2, np.int64)
+    begins, ends = stack[:, 0], stack[:, 1]
+    after_left = np.empty(int((ends - begins).sum()) + 2, np.int64)
     order = np.r_[0, 2 : len(spans)]
     _, rest, _ = combine_stacks(
-        values, starts, floors[order], ends[order], after_left, starts, False
+        values, starts, begins[order], ends[order], after_left, starts, False
     )
     del after_left
     size, best, before_last = combine_stacks(
-        values, starts, floors[1:], ends[1:], values, starts, True
+        values, starts, begins[1:], ends[1:], values, starts, True
     )
     take_left, take_right = int(coins[0]) - rest, int(coins[n - 1]) - before_last
     if pool is None:
