@@ -27,6 +27,17 @@ WORKER_MEMORY = 320 * 2**20
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
+    yield from _cluster()
+
+
+@pytest.fixture
+def fresh_cluster() -> Iterator[Any]:
+    """Workers that ran nothing yet, so earlier tests' memory cannot push them to Dask's
+    pause threshold (80% of the limit)."""
+    yield from _cluster()
+
+
+def _cluster() -> Iterator[Any]:
     """Two single-thread worker processes on 127.0.0.1, each limited to WORKER_MEMORY."""
     with (
         distributed.LocalCluster(
@@ -87,10 +98,10 @@ def test_small_rows_every_shape(tmp_path: Path, cluster: Any) -> None:
         ]
 
 
-def test_a_row_larger_than_each_worker_memory(tmp_path: Path, cluster: Any) -> None:
+def test_a_row_larger_than_each_worker_memory(tmp_path: Path, fresh_cluster: Any) -> None:
     """45 million coins (360 MB) in 9 files on workers limited to 320 MiB each: no worker
     restarts, and the results are the in-memory reduction's."""
-    local, client = cluster
+    local, client = fresh_cluster
     block = np.random.default_rng(7).integers(-(10**9), 10**9, 5_000_000)
     coins = np.concatenate([block, block[::-1]] * 4 + [block])
     assert coins.nbytes > WORKER_MEMORY
