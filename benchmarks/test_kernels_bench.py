@@ -30,9 +30,19 @@ def test_numpy_sum(benchmark: Any, row: Any) -> None:
     benchmark(row.sum)
 
 
+def test_array_copy(benchmark: Any, row: Any) -> None:
+    benchmark(row.copy)
+
+
 def test_reduction_kernel(benchmark: Any, row: Any) -> None:
+    """Every usable core (the chunk-parallel reduction)."""
     reduction.solve_int64(row[:1000])
     benchmark(reduction.solve_int64, row)
+
+
+def test_reduction_kernel_one_core(benchmark: Any, row: Any) -> None:
+    reduction.solve_int64(row[:1000], threads=1)
+    benchmark(reduction.solve_int64, row, threads=1)
 
 
 def test_table_kernel(benchmark: Any) -> None:

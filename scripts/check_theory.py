@@ -283,10 +283,12 @@ class Plan:
     lemma_5_4: int
     phase_exhaustive: int
     phase_random: int  # rows of length 0-30, values in [-10,10]
+    chunk_exhaustive: int  # longest row over {0,1,2,3} cut in every way
+    chunk_random: int  # rows of length 0-30 with random cuts and random merge orders
 
 
-FULL = Plan(9, 20_000, 2_000, 2_000, 12, 7, 20_000, 30_000, 8, 20_000)
-QUICK = Plan(6, 400, 40, 40, 10, 5, 400, 1_000, 6, 300)
+FULL = Plan(9, 20_000, 2_000, 2_000, 12, 7, 20_000, 30_000, 8, 20_000, 7, 10_000)
+QUICK = Plan(6, 400, 40, 40, 10, 5, 400, 1_000, 6, 300, 4, 100)
 
 
 # --- Sections 4-6 on the main set -------------------------------------------------------------
@@ -632,6 +634,114 @@ def phase_set(plan: Plan, rng: random.Random, tally: Tally) -> list[str]:
     return [PHASES_TOP, PHASES_ALL]
 
 
+# --- Theorem 6.5: chunk by chunk, and any merge order ----------------------------------------
+
+CHUNKS = "Theorem 6.5: chunks reduced alone, stacks reduced again: groups, valley, margin, line"
+CHUNK_FIRST = "Theorem 6.5: D(1..n-1), D(0..n-2) from the chunk stacks (first chunk reduced again)"
+CHUNK_KERNEL = "coinrow solve_chunks (compiled): margin, first moves, every move of the line"
+ANY_ORDER = "group lemma for any partition: peaks merged in random order to a valley, line"
+
+
+def push_groups(stack: list[Group], entries: Sequence[Group]) -> list[Group]:
+    """Section 4.1's stack algorithm with groups pushed in place of coins."""
+    for entry in entries:
+        stack.append(entry)
+        while len(stack) >= 3 and is_peak([g.value for g in stack[-3:]], 1):
+            stack[-3:] = [Group.merge(*stack[-3:])]
+    return stack
+
+
+def chunked(row: Row, cuts: Sequence[int]) -> list[Group]:
+    """Each chunk ``row[cuts[k]:cuts[k+1]]`` reduced alone, then the stacks reduced again."""
+    stacks = [reduce_groups(row[lo:hi]) for lo, hi in itertools.pairwise(cuts)]
+    return push_groups([], [entry for stack in stacks for entry in stack])
+
+
+def expanded_line(groups: Sequence[Group]) -> str:
+    """Greedy play on the groups' values, each entry expanded into its group's coins."""
+    return "".join(
+        ("L" if left else "R") * groups[k].size
+        for k, left in greedy_order([g.value for g in groups])
+    )
+
+
+def partition_ok(row: Row, groups: Sequence[Group], d: list[list[Num]]) -> bool:
+    """Valid groups covering the row in order, a valley, the row's margin, an optimal line."""
+    values = [g.value for g in groups]
+    return (
+        all(g.valid() for g in groups)
+        and [coin for g in groups for coin in g.coins()] == list(row)
+        and is_valley(values)
+        and greedy_margin(values) == d[0][len(row)]
+        and line_is_optimal(row, expanded_line(groups), d)
+    )
+
+
+def random_merges(row: Row, rng: random.Random) -> list[Group]:
+    """Merge a random peak block of the current row until none is left (a valley)."""
+    groups = [Group.coin(coin) for coin in row]
+    while True:
+        peaks = [k for k in range(1, len(groups) - 1) if is_peak([g.value for g in groups], k)]
+        if not peaks:
+            return groups
+        k = rng.choice(peaks)
+        groups[k - 1 : k + 2] = [Group.merge(*groups[k - 1 : k + 2])]
+
+
+def chunk_set(plan: Plan, rng: random.Random, tally: Tally) -> list[str]:
+    import numpy as np
+
+    from coinrow.engines.reduction import solve_chunks  # compiled: NumPy and Numba
+
+    names = [CHUNKS, CHUNK_FIRST, CHUNK_KERNEL, ANY_ORDER]
+    tally.register(CHUNKS, "(row, cuts) pairs")
+    tally.register(CHUNK_FIRST, "(row, cuts) pairs")
+    tally.register(CHUNK_KERNEL, "(row, cuts) pairs")
+    tally.register(ANY_ORDER, "(row, merge order) pairs")
+    small = list(exhaustive(range(4), plan.chunk_exhaustive))
+    rows = small + random_rows(rng, plan.chunk_random, range(31), (3, 10, 1000))
+    print(
+        f"chunk set: {len(rows):,} rows (all {len(small):,} over {{0,1,2,3}} of length"
+        f" 0-{plan.chunk_exhaustive} with every cut, {plan.chunk_random:,} random of length"
+        " 0-30 in [-3,3], [-10,10] or [-1000,1000] with 3 random cut sets and 3 random"
+        " merge orders)",
+        flush=True,
+    )
+    example = (0, 1, 1, 1, 2)  # the text's example: the line depends on the cuts
+    lines = expanded_line(reduce_groups(example)), expanded_line(chunked(example, [0, 1, 5]))
+    values = [g.value for g in chunked(example, [0, 1, 5])]
+    tally.check(CHUNKS, lines == ("RRLLL", "RRRRL") and values == [0, 1, 2], (example, lines))
+    for index, row in enumerate(rows):
+        n, d = len(row), margin_table(row)
+        if index < len(small):
+            cut_sets = [
+                [0, *(c for c, keep in zip(range(1, n), mask, strict=True) if keep), n]
+                for mask in itertools.product((False, True), repeat=max(n - 1, 0))
+            ]
+        else:
+            cut_sets = [sorted({0, n, *rng.sample(range(n + 1), rng.randint(0, n))}) for _ in "abc"]
+            for _ in "abc":
+                tally.check(ANY_ORDER, partition_ok(row, random_merges(row, rng), d), row)
+        for cuts in cut_sets:
+            tally.check(CHUNKS, partition_ok(row, chunked(row, cuts), d), (row, cuts))
+            if n == 0:
+                continue
+            # Theorem 6.5 (iv): the first chunk without its first coin, then the other stacks;
+            # the last coin alone as a chunk, and the stacks before it.
+            tail = sorted({0, *(c - 1 for c in cuts if c > 1), n - 1})
+            before = sorted({*(c for c in cuts if c < n - 1), n - 1})
+            after_first = greedy_margin([g.value for g in chunked(row[1:], tail)])
+            before_last = greedy_margin([g.value for g in chunked(row[:-1], before)])
+            tally.check(
+                CHUNK_FIRST, (after_first, before_last) == (d[1][n], d[0][n - 1]), (row, cuts)
+            )
+            if all(type(coin) is int for coin in row):
+                best, codes, first = solve_chunks(np.array(row, np.int64), cuts, threads=1)  # type: ignore[misc]
+                ok = (best, first) == (d[0][n], optimal_moves(row, d, 0, n))
+                tally.check(CHUNK_KERNEL, ok and line_is_optimal(row, bytes(codes).decode(), d))
+    return names
+
+
 # --- the rows named in the text ---------------------------------------------------------------
 
 TABLE = "Section 3 table: totals, margin and optimal first moves (game-tree minimax)"
@@ -752,6 +862,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     start = time.perf_counter()
     for section in (named_rows, main_set, extra_set, lemma_5_4, phase_set):
         tally.report(section(plan, rng, tally))
+    # Its own random rows, so the section can be rerun alone with the same counts.
+    tally.report(chunk_set(plan, random.Random(f"{args.seed}-chunks"), tally))
     verdict = "FAILED" if tally.failed else "all checks passed"
     print(f"{verdict} ({'quick' if args.quick else 'full'} mode, seed {args.seed},"
           f" {time.perf_counter() - start:.0f} s)")  # fmt: skip

@@ -16,6 +16,7 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert set(data) == {
         "machine",
         "engines",
+        "reduction_sizes",
         "reduction_vs_sum",
         "reduction_vs_textbook",
         "table",
@@ -24,7 +25,24 @@ def test_bench_quick_json(capsys: pytest.CaptureFixture[str]) -> None:
     }
     assert data["interrupted"] is False
     assert {row["engine"] for row in data["engines"]} == {"reduction", "table", "memo", "linear"}
-    assert set(data["reduction_vs_sum"]) == {"n", "sum_seconds", "reduction_seconds", "ratio"}
+    assert set(data["reduction_vs_sum"]) == {
+        "n",
+        "cores",
+        "runs",
+        "sum_seconds",
+        "copy_seconds",
+        "reduction_seconds",
+        "one_core_seconds",
+        "ratio",
+        "copy_ratio",
+        "one_core_ratio",
+        "scaling",
+        "median_sum_seconds",
+        "median_reduction_seconds",
+        "median_ratio",
+    }
+    assert [row["n"] for row in data["reduction_sizes"]] == [10**5]
+    assert data["reduction_sizes"][-1] == data["reduction_vs_sum"]
     assert set(data["reduction_vs_textbook"]) >= {"textbook_seconds", "ratio", "python_ratio"}
     assert set(data["table"]) >= {"subgames_per_second", "ratio", "ratio_fresh"}
     assert data["large_table"]["n"] == 300

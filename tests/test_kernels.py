@@ -56,8 +56,13 @@ def test_reduction_kernel_equals_python(bound: int) -> None:
 
 
 def test_reduction_kernel_on_a_long_row_both_threads() -> None:
+    """Past one chunk the compiled line may group coins differently (tests/test_chunks.py
+    checks it); margin and first moves are the exact path's, and a one-chunk row's line too."""
     coins = np.random.default_rng(5).integers(-(10**12), 10**12, 200_000)
-    assert reduction.solve(coins) == reduction.solve(coins.tolist())
+    compiled, exact = reduction.solve(coins), reduction.solve(coins.tolist())
+    assert compiled[::2] == exact[::2]
+    one_chunk = coins[: reduction.CHUNK_LENGTH + 1]
+    assert reduction.solve(one_chunk) == reduction.solve(one_chunk.tolist())
     ascending = np.arange(150_000, dtype=np.int64)  # the stack grows to n entries
     assert reduction.solve(ascending) == reduction.solve(ascending.tolist())
 
@@ -242,3 +247,39 @@ def test_solutions_compare_equal_for_arrays_and_lists() -> None:
         dispatch.KERNEL_MIN_LENGTH["reduction"] = saved
     assert as_array == as_list and hash(as_array) == hash(as_list)
     assert as_array != coinrow.solve([*coins[:-1], 4])
+
+
+def test_compile_notice_from_the_cli_only(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], kernels_everywhere: None
+) -> None:
+    """A cold cache gets one line on stderr from `coinrow solve`; a warm one, none; the
+    library only returns the sentence."""
+    from coinrow.engines import kernels
+    from coinrow.engines.dispatch import compile_notice
+
+    reduction.solve(np.arange(10, dtype=np.int64))  # compiled in this process: warm
+    assert kernels.cache_is_warm("reduction") and compile_notice(list(range(10))) is None
+    assert compile_notice([1, 2, 3], "brute") is None  # no kernel
+    assert main(["solve", "--json", "1", "2", "3"]) == 0
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(kernels, "cache_is_warm", lambda engine: False)
+    notice = compile_notice(list(range(10)))
+    assert notice is not None and notice.startswith("compiling the solver kernels once, about")
+    assert main(["solve", "--json", "1", "2", "3"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == notice + "\n" and json.loads(captured.out)["margin"] == 2
+
+
+def test_a_fresh_cache_is_cold(tmp_path: Path) -> None:
+    """In a process whose Numba cache folder is empty the reduction is cold; here, warm."""
+    import os
+    import subprocess
+    import sys
+
+    code = "from coinrow.engines import kernels; print(kernels.cache_is_warm('reduction'))"
+    reduction.solve(np.arange(10**5 + 7, dtype=np.int64))  # compiled and saved to the cache
+    for env, warm in (({"NUMBA_CACHE_DIR": str(tmp_path)}, "False"), ({}, "True")):
+        result = subprocess.run(
+            [sys.executable, "-c", code], env={**os.environ, **env}, capture_output=True, text=True
+        )
+        assert result.stdout.strip() == warm

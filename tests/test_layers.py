@@ -51,6 +51,7 @@ LAYERS: dict[str, int] = {
     "census/": STUDIES,
     "checking/": STUDIES,
     "testing": STUDIES,
+    "chunked": STUDIES,
     "diagram": PICTURES,
     "svg": PICTURES,
     "text": PICTURES,

@@ -155,20 +155,59 @@ def _fits(engine: str, n: int, kernel: bool) -> bool:
 
 
 def reduction_vs_sum(n: int, repeat: int) -> dict[str, Any]:
-    """``coinrow.solve`` (value and line, the line kept as its byte codes) against
-    ``numpy.sum`` over the same int64 array."""
+    """``coinrow.solve`` (margin, line kept as its byte codes, first moves) on every core and
+    the compiled reduction on one core, side by side with ``numpy.sum`` and ``a.copy()`` of
+    the same int64 array: the four are timed in turn in each of ``repeat`` rounds, so a
+    busy machine slows them alike. Minimum and median of each (O(repeat n)).
+    """
+    import statistics
+
+    from .engines.reduction import solve_int64, usable_cores
     from .solution import solve
 
     coins = random_row(n)
     solve(coins[: min(n, 1 << 17)])
-    sum_seconds = best_time(lambda: coins.sum(), repeat)
-    solve_seconds = best_time(lambda: solve(coins).margin, repeat)
+    solve_int64(coins[: min(n, 1 << 17)], threads=1)
+    runs: dict[str, Timer] = {
+        "sum": coins.sum,
+        "copy": coins.copy,
+        "reduction": lambda: solve(coins).margin,
+        "one_core": lambda: solve_int64(coins, threads=1),
+    }
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(max(repeat, 1)):
+        for name, run in runs.items():
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    best = {name: min(values) for name, values in times.items()}
+    median = {name: statistics.median(values) for name, values in times.items()}
     return {
         "n": n,
-        "sum_seconds": sum_seconds,
-        "reduction_seconds": solve_seconds,
-        "ratio": solve_seconds / sum_seconds,
+        "cores": usable_cores(),
+        "runs": max(repeat, 1),
+        "sum_seconds": best["sum"],
+        "copy_seconds": best["copy"],
+        "reduction_seconds": best["reduction"],
+        "one_core_seconds": best["one_core"],
+        "ratio": best["reduction"] / best["sum"],
+        "copy_ratio": best["reduction"] / best["copy"],
+        "one_core_ratio": best["one_core"] / best["sum"],
+        "scaling": best["one_core"] / best["reduction"],
+        "median_sum_seconds": median["sum"],
+        "median_reduction_seconds": median["reduction"],
+        "median_ratio": median["reduction"] / median["sum"],
     }
+
+
+def reduction_sizes(sum_size: int) -> list[int]:
+    """The row lengths of the reduction's side-by-side figures: 10^6 and 10^7 below
+    ``sum_size``, and ``sum_size`` (O(1)).
+
+    >>> reduction_sizes(10**8), reduction_sizes(1000)
+    ([1000000, 10000000, 100000000], [1000])
+    """
+    return [size for size in (10**6, 10**7) if size < sum_size] + [sum_size]
 
 
 def reduction_vs_textbook(n: int, repeat: int) -> dict[str, Any]:

@@ -42,6 +42,31 @@ def main() -> None:
         console.rule(f"{name} (first) against optimal play on {' '.join(map(str, coins))}")
         game = play(coins, get(name), get("optimal"))
         print_analysis(analyze(coins, game.line), console, (name, "optimal"))
+    long_row(console)
+
+
+def long_row(console: Console, n: int = 1_000_000) -> None:
+    """Solve a long random row in the compiled kernels (the ``fast`` extra), which also
+    leaves Numba's cache warm for the next large solve."""
+    from .engines.dispatch import compile_notice, kernels_available
+
+    if not kernels_available():
+        return
+    import time
+
+    import numpy as np
+
+    console.rule(f"a random row of {n:,} coins (compiled kernels on every core)")
+    coins = np.random.default_rng(2024).integers(-(10**9), 10**9, n)
+    notice = compile_notice(coins)
+    if notice:
+        console.print(notice)
+    start = time.perf_counter()
+    solution = solve(coins)  # type: ignore[arg-type]  # a NumPy row is a row
+    console.print(
+        f"margin {format_value(solution.margin)}, first moves {solution.first_moves}, "
+        f"line starts {solution.line[:20]}...; {time.perf_counter() - start:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -292,6 +292,6 @@ def _one_line(text: str) -> str:
 
 
 # Each command module registers its commands on app when imported (one line per module).
-from . import bench, census, check, pictures, play, puzzles, serve, solve, study  # noqa: E402, F401
+from . import bench, census, check, chunks, pictures, play, puzzles, serve, solve, study  # noqa: E402, F401
 
 __all__ = ["app", "main", "read_coins", "read_row"]

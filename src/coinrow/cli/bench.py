@@ -31,6 +31,7 @@ from ..benchmark import (
     large_table,
     machine_info,
     max_table_size,
+    reduction_sizes,
     reduction_vs_sum,
     reduction_vs_textbook,
     table_vs_numpy,
@@ -121,9 +122,12 @@ def bench_command(
     Needs the fast extra (NumPy and Numba). Every size is checked before anything runs.
 
     JSON keys: machine {cpus, numpy, numba}; engines [{n, engine, path, seconds}] (engines
-    estimated over the time limit at a size are left out); reduction_vs_sum {n, sum_seconds,
-    reduction_seconds, ratio}; reduction_vs_textbook {n, textbook_seconds, reduction_seconds,
-    ratio, python_reduction_seconds, python_ratio}; table {n, subgames, numpy_sweep_seconds,
+    estimated over the time limit at a size are left out); reduction_sizes [{n, cores, runs,
+    sum_seconds, copy_seconds, reduction_seconds, one_core_seconds, ratio, copy_ratio,
+    one_core_ratio, scaling, median_sum_seconds, median_reduction_seconds, median_ratio}] at
+    10^6, 10^7 and --sum-size; reduction_vs_sum (the --sum-size entry);
+    reduction_vs_textbook {n, textbook_seconds, reduction_seconds, ratio,
+    python_reduction_seconds, python_ratio}; table {n, subgames, numpy_sweep_seconds,
     kernel_seconds, allocation_seconds, fresh_seconds, subgames_per_second, ratio,
     ratio_fresh}; large_table {n, subgames, seconds, bytes, top_value} (null when skipped);
     interrupted.
@@ -160,7 +164,10 @@ def bench_command(
     results: dict[str, Any] = {"machine": machine}
     steps: list[tuple[str, Callable[[], Any]]] = [
         ("engines", lambda: engine_times(engine_sizes, repeat)),
-        ("reduction_vs_sum", lambda: reduction_vs_sum(given["sum_size"], repeat)),
+        (
+            "reduction_sizes",
+            lambda: [reduction_vs_sum(n, repeat) for n in reduction_sizes(given["sum_size"])],
+        ),
         ("reduction_vs_textbook", lambda: reduction_vs_textbook(given["textbook_size"], repeat)),
         ("table", lambda: table_vs_numpy(given["table_size"], repeat)),
         (
@@ -169,11 +176,14 @@ def bench_command(
         ),
     ]
     results["interrupted"] = False
+    results["reduction_vs_sum"] = None
     with _progress(len(steps), as_json) as advance:
         try:
             for key, measure in steps:
                 advance(f"measuring {key}")
                 results[key] = measure()
+                if key == "reduction_sizes":
+                    results["reduction_vs_sum"] = results[key][-1]
         except KeyboardInterrupt:  # keep and print what was measured
             results["interrupted"] = True
     if as_json:
@@ -193,6 +203,25 @@ def print_bench(results: dict[str, Any], console: Console) -> None:
         for row in results["engines"]:
             engines.add_row(f"{row['n']:,}", row["engine"], row["path"], f"{row['seconds']:.6f}")
         console.print(engines)
+    if results.get("reduction_sizes"):
+        sizes = RichTable(title="solve() beside numpy.sum and a.copy(), same run (best)")
+        for header in ("n", "sum s", "copy s", "solve s", "1 core s", "/sum", "/copy", "speed-up"):
+            sizes.add_column(header, justify="right")
+        for data in results["reduction_sizes"]:
+            seconds = ("sum_seconds", "copy_seconds", "reduction_seconds", "one_core_seconds")
+            sizes.add_row(
+                f"{data['n']:.0e}",
+                *(f"{data[key]:.4f}" for key in seconds),
+                f"{data['ratio']:.1f}",
+                f"{data['copy_ratio']:.2f}",
+                f"{data['scaling']:.2f}/{data['cores']}",
+            )
+        console.print(sizes)
+        console.print(
+            "speed-up: one core's time over all cores' (of the cores given); medians of "
+            "solve/sum: "
+            + ", ".join(f"{d['median_ratio']:.1f}" for d in results["reduction_sizes"])
+        )
     ratios = RichTable(title="Ratios measured in this run")
     for header in ("comparison", "n", "coinrow", "baseline", "ratio"):
         ratios.add_column(header, justify="left" if header == "comparison" else "right")

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from ..engines import ENGINES
+from ..engines.dispatch import compile_notice
 from ..errors import CostLimitError, RowTooLongError, TableTooLargeError
 from ..numbers import Value, format_value
 from ..rules import Rules
@@ -86,6 +87,9 @@ def solve_command(
     row = read_row(coins, file)
     if not no_limit and engine != "reduction":  # the default's cost: checked by the library
         check_engine_time(engine, row)
+    notice = compile_notice(row, engine)
+    if notice:
+        typer.echo(notice, err=True)
     try:
         solution = solve(row, engine=engine, max_seconds=None if no_limit else MAX_SECONDS)
     except TableTooLargeError as error:  # the table's or the memo's memory budget

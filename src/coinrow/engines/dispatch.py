@@ -126,3 +126,25 @@ def _int64_array(array: Any) -> Any:
     if row.dtype != np.int64 or not row.flags.c_contiguous or not row.flags.writeable:
         row = np.array(row, dtype=np.int64, order="C")
     return row
+
+
+def compile_notice(coins: Any, engine: str = "reduction") -> str | None:
+    """The one line a shell shows before solving ``coins`` with ``engine`` when the solve
+    will first compile the engine's kernels (a fresh install: seconds of silence
+    otherwise); None when the row stays on the Python path or the kernels are in Numba's
+    cache (O(1); imports Numba only for a row long enough to need it anyway). The library
+    itself never prints it.
+
+    >>> compile_notice([1, 2, 3]) is None
+    True
+    """
+    min_length = KERNEL_MIN_LENGTH.get(engine)
+    if min_length is None or not hasattr(coins, "__len__") or len(coins) < min_length:
+        return None
+    if isinstance(coins, str) or not kernels_available():
+        return None
+    from .kernels import COMPILE_SECONDS, cache_is_warm
+
+    if cache_is_warm(engine):
+        return None
+    return f"compiling the solver kernels once, about {COMPILE_SECONDS[engine]:.0f} s"

@@ -57,93 +57,132 @@ def _valley_margin(values: Array, first: int, stop: int) -> int:
     return total
 
 
-@njit(cache=True, nogil=True)
-def _push(
-    coins: Array, stop: int, values: Array, starts: Array, groups: bool, state: Array
-) -> None:
-    """Push ``coins[state[3]:stop]`` onto the stack, merging every peak as it forms.
+@njit(cache=True, nogil=True, inline="always")
+def _push_entry(
+    values: Array,
+    starts: Array,
+    floor: int,
+    size: int,
+    top: int,
+    second: int,
+    entry: int,
+    entry_start: int,
+    groups: bool,
+) -> tuple[int, int, int]:
+    """Push one entry onto the stack ``values[floor + 2:size]``, merging every peak it forms;
+    returns the new (size, top, second).
 
-    ``state`` is (size, top, second, next index): the two top entries live in registers and
-    the merge test is a single branch. Slots 0 and 1 are padding and ``size >= 4`` guards
-    every merge, so reads never leave the array whatever the data. Merging three groups
-    keeps the first group's start, so no counts need updating.
+    The two top entries live in registers and the merge test is a single branch. The two
+    slots below ``floor + 2`` are padding and ``size >= floor + 4`` guards every merge, so
+    reads never leave the stack's region whatever the data. Merging three groups keeps the
+    first group's start, so no counts need updating.
     """
-    size, top, second = state[0], state[1], state[2]
-    for index in range(state[3], stop):
-        coin, group_start = coins[index], index
-        while (size >= 4) & (top >= second) & (top >= coin):
-            coin = second - top + coin
-            size -= 2
-            if groups:
-                group_start = starts[np.uint64(size)]
-            top = values[np.uint64(size - 1)]
-            second = values[np.uint64(size - 2)]
-        values[np.uint64(size)] = coin
+    while (size >= floor + 4) & (top >= second) & (top >= entry):
+        entry = second - top + entry
+        size -= 2
         if groups:
-            starts[np.uint64(size)] = group_start
-        size += 1
-        second, top = top, coin
-    state[0], state[1], state[2], state[3] = size, top, second, stop
+            entry_start = starts[np.uint64(size)]
+        top = values[np.uint64(size - 1)]
+        second = values[np.uint64(size - 2)]
+    values[np.uint64(size)] = entry
+    if groups:
+        starts[np.uint64(size)] = entry_start
+    return size + 1, entry, top
 
 
 @njit(cache=True, nogil=True)
-def _scan(coins: Array, values: Array, starts: Array, groups: bool) -> tuple[int, int]:
-    """Peak-reduce ``coins`` onto the stack ``values[2:size]``, group starts in
-    ``starts`` when ``groups``. Returns the stack's end and the margin of ``coins[:-1]``:
-    the scan is online, so that is the stack just before the last coin is pushed.
+def reduce_chunks(
+    coins: Array, cuts: Array, values: Array, starts: Array, stack: Array, first: int, stop: int
+) -> None:
+    """Peak-reduce the chunks ``coins[cuts[k, 0]:cuts[k, 1]]`` for k = first .. stop - 1, each
+    on its own, and pack their stacks one after another from ``values[cuts[first, 2] + 2]``,
+    the group start (an index into ``coins``) of each entry at the same place in ``starts``;
+    ``stack[k]`` receives (begin, end, minimum, maximum) of chunk k's entries (the minimum
+    and maximum for the int64 safety check; coin 0 for an empty chunk).
+
+    Each chunk is reduced in a small work stack of this call (as long as the longest chunk)
+    and only its reduced stack is copied out, so the shared arrays are touched only as far
+    as the packed stacks reach (a few dozen entries a chunk on random rows): fresh pages of
+    n-long arrays would cost more than the scan. Calls with disjoint chunk ranges, whose
+    regions ``cuts[k, 2] ..`` do not overlap, run in parallel threads. O(coins in the chunks).
     """
-    n = coins.shape[0]
-    if n == 0:
-        return 2, 0
-    state = np.zeros(4, np.int64)
-    state[0] = 2
-    _push(coins, n - 1, values, starts, groups, state)
-    before_last = _valley_margin(values, 2, state[0])
-    _push(coins, n, values, starts, groups, state)
-    return state[0], before_last
+    longest = 0
+    for chunk in range(first, stop):
+        longest = max(longest, cuts[chunk, 1] - cuts[chunk, 0])
+    work_values = np.empty(longest + 2, np.int64)
+    work_starts = np.empty(longest + 2, starts.dtype)
+    position = cuts[first, 2] + 2
+    for chunk in range(first, stop):
+        lo, hi = cuts[chunk, 0], cuts[chunk, 1]
+        size, top, second = 2, 0, 0
+        low, high = bounds(coins[lo:hi]) if hi > lo else (coins[0], coins[0])
+        for index in range(lo, hi):
+            size, top, second = _push_entry(
+                work_values, work_starts, 0, size, top, second, coins[index], index, True
+            )
+        count = size - 2
+        values[position : position + count] = work_values[2:size]
+        starts[position : position + count] = work_starts[2:size]
+        stack[chunk, 0], stack[chunk, 1] = position, position + count
+        stack[chunk, 2], stack[chunk, 3] = low, high
+        position += count
 
 
 @njit(cache=True, nogil=True)
-def _expand(values: Array, starts: Array, size: int, n: int, line: Array) -> None:
-    """Greedy play on the valley ``values[2:size]``, each entry expanded into its group."""
-    lo, hi, position = 2, size - 1, 0
-    while lo <= hi:
-        if values[lo] >= values[hi]:
-            entry, code = lo, LEFT
-            lo += 1
+def combine_stacks(
+    values: Array,
+    starts: Array,
+    begins: Array,
+    ends: Array,
+    out_values: Array,
+    out_starts: Array,
+    groups: bool,
+) -> tuple[int, int, int]:
+    """Reduce the concatenation of the chunk stacks ``values[begins[k]:ends[k]]``, in the
+    order given, onto ``out_values[2:size]`` (group starts in ``out_starts`` when
+    ``groups``). Returns the stack's end, the margin of all the stacks and the margin of all
+    but the last (the scan is online: that is the stack before the last one is pushed).
+
+    The output may be the input arrays themselves when each stack begins at least 2 slots
+    past the number of entries before it: an entry is read before it can be overwritten,
+    since the output stack never holds more entries than have been read. O(total stack
+    entries).
+    """
+    size, top, second, before_last = 2, 0, 0, 0
+    for chunk in range(begins.shape[0]):
+        if chunk == begins.shape[0] - 1:
+            before_last = _valley_margin(out_values, 2, size)
+        for slot in range(begins[chunk], ends[chunk]):
+            entry = values[np.uint64(slot)]
+            entry_start = starts[np.uint64(slot)] if groups else 0
+            size, top, second = _push_entry(
+                out_values, out_starts, 0, size, top, second, entry, entry_start, groups
+            )
+    return size, _valley_margin(out_values, 2, size), before_last
+
+
+@njit(cache=True, nogil=True)
+def fill_line(
+    values: Array, starts: Array, size: int, n: int, line: Array, base: int, lo: int, hi: int
+) -> None:
+    """Write moves ``lo .. hi - 1`` of the line into ``line[lo - base:hi - base]``: greedy
+    play on the valley ``values[2:size]`` (group starts in ``starts``), each entry expanded
+    into its group's coins. Threads fill disjoint ranges of one line, or machines their own
+    part of it. O(size + hi - lo).
+    """
+    left, right, position = 2, size - 1, 0
+    while left <= right and position < hi:
+        if values[left] >= values[right]:
+            entry, code = left, LEFT
+            left += 1
         else:
-            entry, code = hi, RIGHT
-            hi -= 1
+            entry, code = right, RIGHT
+            right -= 1
         end = starts[entry + 1] if entry + 1 < size else n
-        line[position : position + end - starts[entry]] = code
-        position += end - starts[entry]
-
-
-@njit(cache=True, nogil=True)
-def reduction_line(coins: Array, starts: Array) -> tuple[int, Array, int]:
-    """Margin, line (ASCII codes) and the margin of taking the right coin first (n >= 1).
-
-    O(n) time; memory: a stack of n + 2 int64 values and ``starts`` (n + 2 entries, int32
-    when n < 2**31 - 2), touched only as deep as the stack grows (a few dozen entries on
-    random rows, n on a sorted row), and the n-byte line.
-    """
-    n = coins.shape[0]
-    values = np.empty(n + 2, np.int64)
-    size, before_last = _scan(coins, values, starts, True)
-    line = np.empty(n, np.uint8)
-    _expand(values, starts, size, n, line)
-    return _valley_margin(values, 2, size), line, coins[n - 1] - before_last
-
-
-@njit(cache=True, nogil=True)
-def reduction_left(coins: Array) -> tuple[int, int, int]:
-    """The margin of taking the left coin first (one reduction of ``coins[1:]`` without
-    groups), and the row's minimum and maximum for the int64 safety check; run in a second
-    thread while :func:`reduction_line` builds the line. n >= 1; O(n) time, one stack."""
-    lo, hi = bounds(coins)
-    values = np.empty(coins.shape[0] + 1, np.int64)
-    size, _ = _scan(coins[1:], values, np.empty(0, np.int32), False)
-    return coins[0] - _valley_margin(values, 2, size), lo, hi
+        stop = position + end - starts[entry]
+        if stop > lo:
+            line[max(position, lo) - base : min(stop, hi) - base] = code
+        position = stop
 
 
 @njit(cache=True, nogil=True)
@@ -256,3 +295,76 @@ def table_arrays(coins: Array) -> tuple[Array, Array]:
     if threaded:
         helper.join()
     return values, codes
+
+
+@njit(cache=True, nogil=True)
+def reduce_whole(coins: Array) -> tuple[int, Array, int, int, int, int]:
+    """The reduction of a row of one chunk and its last coin (cuts ``[0, n - 1, n]``, n >= 2)
+    in one call, for short rows where threads and the chunk tables cost more than the scan:
+    margin, line codes, the margins after taking the left and the right coin, and the row's
+    minimum and maximum. O(n) time, three stacks of n + 2 entries touched only as deep as
+    they grow.
+    """
+    n = coins.shape[0]
+    values = np.empty(n + 2, np.int64)
+    starts = np.empty(n + 2, np.int32)
+    size, top, second = 2, 0, 0
+    low, high = bounds(coins)
+    for index in range(n - 1):
+        size, top, second = _push_entry(
+            values, starts, 0, size, top, second, coins[index], index, True
+        )
+    before_last = _valley_margin(values, 2, size)
+    size, top, second = _push_entry(values, starts, 0, size, top, second, coins[n - 1], n - 1, True)
+    line = np.empty(n, np.uint8)
+    fill_line(values, starts, size, n, line, 0, 0, n)
+    best = _valley_margin(values, 2, size)
+    size, top, second = 2, 0, 0
+    for index in range(1, n):  # coins[1:], no groups: the margin after taking the left coin
+        size, top, second = _push_entry(
+            values, starts, 0, size, top, second, coins[index], 0, False
+        )
+    rest = _valley_margin(values, 2, size)
+    return best, line, coins[0] - rest, coins[n - 1] - before_last, low, high
+
+
+#: The kernels each engine runs, for :func:`cache_is_warm`.
+ENGINE_KERNELS: dict[str, tuple[Any, ...]] = {
+    # Rows long enough for the kernels (dispatch.KERNEL_MIN_LENGTH) have several chunks;
+    # reduce_whole serves only shorter int64 arrays given to solve_int64 directly.
+    "reduction": (reduce_chunks, combine_stacks, fill_line),
+    "table": (fill_table,),
+    "linear": (linear,),
+    "cooperative": (cooperative,),
+}
+
+#: Seconds a cold compile of each engine's kernels takes (2-core machine, idle; see
+#: ``docs/kernels.md``), for the notice a shell shows before it.
+COMPILE_SECONDS: dict[str, float] = {
+    "reduction": 2.0,
+    "table": 1.0,
+    "linear": 1.0,
+    "cooperative": 1.0,
+}
+
+
+def cache_is_warm(engine: str) -> bool:
+    """True when every kernel of ``engine`` is compiled in this process or found in Numba's
+    on-disk cache for the current source and this CPU, so no compile wait is ahead; False
+    when one would compile (or the cache cannot be read) (O(kernels), reads the cache
+    indexes only).
+
+    >>> cache_is_warm("reduction") in (True, False)
+    True
+    """
+    for kernel in ENGINE_KERNELS[engine]:
+        if kernel.signatures:
+            continue
+        try:  # Numba's cache index: {(signature, target magic tuple, code hash): file}
+            index = kernel._cache._cache_file._load_index()
+            magic = kernel.targetctx.codegen().magic_tuple()
+        except Exception:
+            return False
+        if not any(key[1] == magic for key in index):
+            return False
+    return True

@@ -9,16 +9,20 @@ was taken, gives an optimal line for the original row.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from ..errors import SubgameError
+from ..errors import InvalidOptionError, SubgameError
 from ..numbers import Value, is_int_array, zero_like
 from . import EngineResult, moves_from_margins
 from .dispatch import INT64_SAFE_LIMIT, int64_safe
 
-#: Rows at least this long solve the other first move's reduction in a second thread.
+#: Rows at least this long are reduced by several threads, chunk by chunk.
 THREAD_MIN_LENGTH = 1 << 16
+
+#: Coins per chunk of the compiled reduction (its stack pages stay in the core's cache).
+CHUNK_LENGTH = 1 << 16
 
 
 def _scan(coins: Sequence[Value]) -> tuple[list[Value], list[int], list[Value]]:
@@ -164,16 +168,42 @@ def solve(coins: Sequence[Value]) -> EngineResult:
     return EngineResult(best, line, first)
 
 
-def solve_int64(coins: Any) -> tuple[int, Any, str] | None:
-    """Margin, line as a uint8 array of ASCII ``L``/``R`` codes, and optimal first moves of a
-    C-contiguous int64 array by the compiled kernels; None when the row is not int64-safe
-    (O(n)).
+def chunk_cuts(n: int) -> list[int]:
+    """Where the compiled reduction cuts a row of n coins: every :data:`CHUNK_LENGTH` coins,
+    and before the last coin (O(n / CHUNK_LENGTH)).
 
-    The same algorithm as :func:`solve`, so the same line. A second reduction (of
-    ``coins[1:]``, for the other first move) and the safety check's minimum and maximum run
-    in a second thread while the first builds the line (the kernels release the GIL). The
-    kernels never read outside their arrays, so an unsafe row only wastes the work: its
-    results are dropped before anyone sees them.
+    The cuts depend on n only, never on the number of threads, so the line is the same on
+    every machine. The last coin alone changes nothing (pushing a one-coin stack is pushing
+    the coin) and gives the margin of ``coins[:-1]`` free: the stacks before it reduce to it.
+    A row of at most ``CHUNK_LENGTH + 1`` coins is therefore reduced exactly as
+    :func:`solve` does, with the same line.
+
+    >>> chunk_cuts(1), chunk_cuts(5), chunk_cuts(2 * CHUNK_LENGTH + 10)[1:]
+    ([0, 1], [0, 4, 5], [65536, 131072, 131081, 131082])
+    """
+    inner = range(CHUNK_LENGTH, n - 1, CHUNK_LENGTH)
+    return sorted({0, *inner, max(n - 1, 0), n})
+
+
+def usable_cores() -> int:
+    """Cores this process may run on (its CPU affinity where the system reports it) (O(1)).
+
+    >>> usable_cores() >= 1
+    True
+    """
+    import os
+
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def solve_int64(coins: Any, *, threads: int | None = None) -> tuple[int, Any, str] | None:
+    """Margin, line as a uint8 array of ASCII ``L``/``R`` codes, and optimal first moves of a
+    C-contiguous int64 array by the compiled kernels, on ``threads`` threads (default: every
+    usable core); None when the row is not int64-safe (O(n) work, about n / threads time).
+
+    See :func:`solve_chunks`, with the cuts of :func:`chunk_cuts`.
 
     >>> import numpy as np
     >>> margin, codes, first = solve_int64(np.array([5, 3, 7, 10]))
@@ -182,27 +212,119 @@ def solve_int64(coins: Any) -> tuple[int, Any, str] | None:
     >>> solve_int64(np.array([2**62, 1])) is None
     True
     """
-    import threading
+    n = len(coins)
+    if 2 <= n <= CHUNK_LENGTH + 1:
+        return _solve_whole(coins)
+    return solve_chunks(coins, chunk_cuts(n), threads=threads)
 
+
+def _solve_whole(coins: Any) -> tuple[int, Any, str] | None:
+    """:func:`solve_chunks` with the cuts ``[0, n - 1, n]`` (n >= 2), in one kernel call."""
+    from .kernels import reduce_whole
+
+    best, line, take_left, take_right, lo, hi = reduce_whole(coins)
+    if max(int(hi), -int(lo)) * len(coins) >= INT64_SAFE_LIMIT and not int64_safe(coins):
+        return None
+    first = "L" * (take_left == best) + "R" * (take_right == best)
+    return int(best), line, first
+
+
+def solve_chunks(
+    coins: Any, cuts: Sequence[int], *, threads: int | None = None
+) -> tuple[int, Any, str] | None:
+    """:func:`solve_int64` with the row cut into chunks at ``cuts`` (ascending, from 0 to n;
+    a cut before the last coin is added): margin, line codes, optimal first moves, or None
+    when the row is not int64-safe (O(n) work).
+
+    Each chunk is peak-reduced on its own, in parallel threads (the kernels release the
+    GIL); the chunks' reduced stacks are concatenated and reduced again; greedy play on the
+    resulting valley, each entry expanded into its group, is the line, written by every
+    thread at once. The groups may differ from one scan's, but they are groups, and the
+    line is optimal move by move (``docs/theory.md``, Theorem 6.5). The margin after taking
+    the right coin first comes from the stacks before the last coin's; after taking the left
+    one, from ``coins[1:]`` of the first chunk reduced again, followed by the other stacks.
+    The scans also give the minimum and maximum for the int64 safety check. The kernels
+    never read outside their arrays, so an unsafe row only wastes the work.
+
+    >>> import numpy as np
+    >>> margin, codes, first = solve_chunks(np.array([3, 2, 2, 3, 1, 2]), [0, 2, 3, 6])
+    >>> margin, bytes(codes), first
+    (3, b'LLRLLL', 'L')
+    """
     import numpy as np
 
-    from .kernels import reduction_left, reduction_line
+    from .kernels import combine_stacks, fill_line, reduce_chunks
 
     n = len(coins)
-    if n == 0:
-        return 0, np.empty(0, np.uint8), ""
-    results: list[tuple[int, int, int]] = []
-    helper = threading.Thread(target=lambda: results.append(reduction_left(coins)))
-    threaded = n >= THREAD_MIN_LENGTH
-    if threaded:
-        helper.start()
-    starts = np.empty(n + 2, np.int32 if n < 2**31 - 2 else np.int64)  # group start indices
-    best, codes, take_right = reduction_line(coins, starts)
-    del starts
-    if threaded:
-        helper.join()
-    take_left, lo, hi = results[0] if threaded else reduction_left(coins)
-    if max(int(hi), -int(lo)) * n >= INT64_SAFE_LIMIT and not int64_safe(coins):
+    if n <= 1:
+        return (
+            (int(coins[0]), np.frombuffer(b"L", np.uint8).copy(), "LR")
+            if n
+            else (0, np.empty(0, np.uint8), "")
+        )
+    cuts = sorted({*cuts, n - 1})
+    if cuts[0] != 0 or cuts[-1] != n:
+        raise InvalidOptionError(f"chunk cuts must ascend from 0 to {n}, got {cuts[0]}..{cuts[-1]}")
+    if len(cuts) == 3:  # one chunk and the last coin: one call, no tables, no threads
+        return _solve_whole(coins)
+    threads = usable_cores() if threads is None else max(1, threads)
+    if n < THREAD_MIN_LENGTH:
+        threads = 1
+    # Chunk 0 is coins[1:cuts[1]] (for the margin after taking the left coin), then the chunks.
+    spans = [(1, cuts[1]), *itertools.pairwise(cuts)]
+    table = np.empty((len(spans), 3), np.int64)
+    floor = 0
+    for index, (lo, hi) in enumerate(spans):
+        table[index] = lo, hi, floor
+        floor += 2 + hi - lo
+    values = np.empty(floor, np.int64)  # touched only as far as the packed stacks reach
+    starts = np.empty(floor, np.int32 if floor < 2**31 else np.int64)
+    stack = np.empty((len(spans), 4), np.int64)
+    line = np.empty(n, np.uint8)
+    pool = None
+    if threads == 1:
+        reduce_chunks(coins, table, values, starts, stack, 0, len(spans))
+    else:
+        from concurrent.futures import ThreadPoolExecutor
+
+        pool = ThreadPoolExecutor(threads)
+        # Several tasks per thread, so a thread slowed by another process leaves its share.
+        count = min(len(spans), 4 * threads)
+        tasks = [len(spans) * k // count for k in range(count + 1)]
+        list(
+            pool.map(
+                lambda k: reduce_chunks(
+                    coins, table, values, starts, stack, tasks[k], tasks[k + 1]
+                ),
+                range(len(tasks) - 1),
+            )
+        )
+    lo, hi = int(stack[:, 2].min()), int(stack[:, 3].max())
+    if max(hi, -lo) * n >= INT64_SAFE_LIMIT and not int64_safe(coins):
+        if pool is not None:
+            pool.shutdown()
         return None
+    begins, ends = stack[:, 0], stack[:, 1]
+    after_left = np.empty(int((ends - begins).sum()) + 2, np.int64)
+    order = np.r_[0, 2 : len(spans)]
+    _, rest, _ = combine_stacks(
+        values, starts, begins[order], ends[order], after_left, starts, False
+    )
+    del after_left
+    size, best, before_last = combine_stacks(
+        values, starts, begins[1:], ends[1:], values, starts, True
+    )
+    take_left, take_right = int(coins[0]) - rest, int(coins[n - 1]) - before_last
+    if pool is None:
+        fill_line(values, starts, size, n, line, 0, 0, n)
+    else:
+        bounds = [n * k // threads for k in range(threads + 1)]
+        list(
+            pool.map(
+                lambda k: fill_line(values, starts, size, n, line, 0, bounds[k], bounds[k + 1]),
+                range(threads),
+            )
+        )
+        pool.shutdown()
     first = "".join(move for move, after in (("L", take_left), ("R", take_right)) if after == best)
-    return int(best), codes, first
+    return int(best), line, first
