@@ -541,14 +541,14 @@ def circular_margins_fast(coins: Sequence[Value]) -> list[Value]:
     if row is not None:  # int64-safe ints: the compiled reduction on each rotation
         import numpy as np
 
-        from .kernels import reduction_left
+        from .kernels import reduce_whole
 
         rotated = np.empty_like(row)
         margins: list[Value] = []
         for start in range(len(row)):
             rotated[: len(row) - start] = row[start:]
             rotated[len(row) - start :] = row[:start]
-            margins.append(int(reduction_left(rotated)[0]))  # coin 0 minus the rest's margin
+            margins.append(int(reduce_whole(rotated)[2]))  # coin 0 minus the rest's margin
         return margins
     return [coins[s] - reduction.margin(opened(coins, s)) for s in range(len(coins))]
 
