@@ -13,6 +13,7 @@ import pytest
 
 from coinrow import SubgameError, Table, TableTooLargeError
 from coinrow.engines import reduction, table
+from coinrow.numbers import sum_bits
 
 # Ties, negatives, zero and a peak-heavy mix; every row up to length 6 over four values.
 ALPHABET = (0, 1, 3, -2)
@@ -141,13 +142,15 @@ def test_table_memory_estimates_are_pinned() -> None:
     import sys
 
     slot = table.SLOT_BYTES
-    # Fractions: the first coin, the bound over the common denominator, the denominator.
+    word = sys.getsizeof(0)
+    # Fractions: the first coin, then numerator and denominator over the common denominator
+    # (sum_bits: twice its bits plus the integer part's), in 30-bit digits.
     thirds = [Fraction(1, 3), Fraction(-1, 2)]
-    assert table.bytes_per_cell(thirds) == slot + sys.getsizeof(thirds[0]) + 2 * sys.getsizeof(5)
+    assert sum_bits(thirds) == 2 * 3 + 2 + 1
+    assert table.bytes_per_cell(thirds) == slot + sys.getsizeof(thirds[0]) + 2 * (word + 4)
     huge = [Fraction(2**70, 3)]
-    assert table.bytes_per_cell(huge) == slot + sys.getsizeof(huge[0]) + sys.getsizeof(
-        2**70
-    ) + sys.getsizeof(3)
+    assert sum_bits(huge) == 2 * 2 + (71 - 2 + 1 + 1) + 1
+    assert table.bytes_per_cell(huge) == slot + sys.getsizeof(huge[0]) + 2 * (word + 8)
     # Decimals: one 8-byte word per 19 digits from the largest exponent down to the smallest.
     decimal_base = slot + sys.getsizeof(Decimal(0))
     assert table.bytes_per_cell([Decimal("1E+18"), Decimal(1)]) == decimal_base + 16  # 19 digits

@@ -26,7 +26,7 @@ def compositions(total: int) -> set[tuple[int, ...]]:
 
 
 def walk(family: Family, shard_rows: int) -> list[tuple[int, ...]]:
-    shards = family.shards(shard_rows)
+    shards = list(family.shards(shard_rows))
     ends = [shard.start + shard.count for shard in shards]
     assert [shard.start for shard in shards] == [0, *ends[:-1]] and ends[-1] == family.rows
     assert all(shard.count > 0 for shard in shards)
@@ -83,7 +83,7 @@ def test_limits() -> None:
         (lambda: WordsUpTo.of("1,2", 0), "the longest row must be at least 1 coin, got 0"),
         (lambda: Compositions.of(0), "compositions need a total of at least 1, got 0"),
         (lambda: Words.of("", 3), "the alphabet is empty: give values such as 1,2"),
-        (lambda: Words.of("1,0.5", 3), "the census needs integer coin values, got Decimal('1')"),
+        (lambda: Words.of("1,0.5", 3), "the census needs integer coin values, got 0.5"),
     ]
     for call, message in cases:
         with pytest.raises(InvalidOptionError) as info:
@@ -152,9 +152,9 @@ def test_boundaries_found_by_mutation() -> None:
         assert str(info.value) == message
     with pytest.raises(InvalidOptionError, match=r"^the census needs integer coin values, got"):
         RandomRows.of(3, 3, "0.5,1")
-    too_many = r"has 8,388,608 rows: more than 4,194,304 shards; give larger shards or a smaller"
+    too_many = r"[\d,]+ shards of 1 row, more than the 4,194,304 a census plans; give larger"
     for family in (Words.of("1,2", 23), Compositions.of(24)):
-        with pytest.raises(InvalidOptionError, match=too_many.replace("8,388,608", r"[\d,]+")):
+        with pytest.raises(InvalidOptionError, match=too_many):
             family.shards(1)
     assert [s.key for s in Compositions.of(3).shards(2)] == ["c3-0", "c3-1"]
 

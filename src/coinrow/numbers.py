@@ -346,7 +346,8 @@ def sum_bits(coins: Sequence[Value], cap: int | None = None) -> int:
 
     Ints: the bits of the sum of the absolute values. Decimals: the digits from the largest
     exponent (plus the row's length) down to the smallest, in bits. Fractions: the bits of
-    the denominators' least common multiple, twice (numerator and denominator). The common
+    the denominators' least common multiple, twice (numerator and denominator), plus the
+    bits of the largest integer part times the row's length (large numerators). The common
     multiple is computed over the distinct denominators and abandoned once it passes
     ``cap`` bits (a result over ``cap`` means "at least that"): O(m * cap * b) for m
     distinct denominators of b bits, never more than what the sums themselves would cost.
@@ -354,13 +355,18 @@ def sum_bits(coins: Sequence[Value], cap: int | None = None) -> int:
     >>> sum_bits([1, 2, 3]), sum_bits([decimal.Decimal("0.001"), decimal.Decimal("1E+3")])
     (4, 24)
     >>> sum_bits([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)])
-    7
+    9
+    >>> sum_bits([Fraction(2**70, 3)])  # the integer part counts too
+    76
     """
     if len(coins) == 0:
         return 0
     first = coins[0]
     if isinstance(first, Fraction):
-        return 2 * _lcm_bits({coin.denominator for coin in coins}, cap) + 1
+        # A sum's numerator over the common denominator also carries the integer part.
+        whole = max(c.numerator.bit_length() - c.denominator.bit_length() for c in coins) + 1
+        whole = max(whole, 0) + len(coins).bit_length()
+        return 2 * _lcm_bits({coin.denominator for coin in coins}, cap) + whole + 1
     if isinstance(first, decimal.Decimal):
         exponents = [coin.as_tuple().exponent for coin in coins]
         high = max(coin.adjusted() for coin in coins) + len(str(len(coins)))
