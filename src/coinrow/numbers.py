@@ -366,7 +366,7 @@ def sum_bits(coins: Sequence[Value], cap: int | None = None) -> int:
         # A sum's numerator over the common denominator also carries the integer part.
         whole = max(c.numerator.bit_length() - c.denominator.bit_length() for c in coins) + 1
         whole = max(whole, 0) + len(coins).bit_length()
-        return 2 * _lcm_bits({coin.denominator for coin in coins}, cap) + whole + 1
+        return int(2 * _lcm_bits({coin.denominator for coin in coins}, cap) + whole + 1)
     if isinstance(first, decimal.Decimal):
         exponents = [coin.as_tuple().exponent for coin in coins]
         high = max(coin.adjusted() for coin in coins) + len(str(len(coins)))

@@ -31,7 +31,7 @@ from dataclasses import asdict, dataclass, fields
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar
 
 import fastapi_offline
 from fastapi import FastAPI, Query, Request, Response
@@ -864,9 +864,15 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         tags=["game"],
     )
     def puzzle_endpoint(
-        date: str | None = Query(
-            None, max_length=10, description="The day (YYYY-MM-DD) of the daily puzzle."
-        ),
+        date: Annotated[
+            str | None,
+            Query(
+                max_length=10,
+                pattern=r"^\d{4}-\d{2}-\d{2}$",
+                json_schema_extra={"format": "date"},
+                description="The day (YYYY-MM-DD) of the daily puzzle.",
+            ),
+        ] = None,
         seed: int | None = Query(None, ge=0, le=2**32 - 1, description="A puzzle by seed."),
     ) -> JSONResponse:
         """``coinrow.puzzles``: the daily puzzle of ``date`` (default: today, UTC), or the
@@ -879,7 +885,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
                 day = datetime.date.fromisoformat(date)
             except ValueError:
                 raise InvalidOptionError(
-                    f"date: {date!r} is not a date such as 2026-11-23"
+                    f"date: {date!r} is not a day such as 2026-11-23"
                 ) from None
         return JSONResponse(daily_puzzle(day).to_dict())
 

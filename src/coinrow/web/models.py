@@ -441,8 +441,16 @@ def page_request_models(analyze_coins: int) -> PageRequestModels:
 
     class DuelRequest(Strict):
         coins: coins_field(analyze_coins)  # type: ignore[valid-type]
-        first: StrictStr = Field(max_length=100, description="The first player's strategy.")
-        second: StrictStr = Field(max_length=100, description="The second player's strategy.")
+        first: StrictStr = Field(
+            max_length=100,
+            json_schema_extra={"pattern": STRATEGY_PATTERN},
+            description="The first player's strategy (a built-in name, as /api/move's).",
+        )
+        second: StrictStr = Field(
+            max_length=100,
+            json_schema_extra={"pattern": STRATEGY_PATTERN},
+            description="The second player's strategy.",
+        )
         seed: Seed = None
 
     return PageRequestModels(ReviewRequest, RecordRequest, RecordReadRequest, DuelRequest)

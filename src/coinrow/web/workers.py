@@ -201,6 +201,11 @@ class WorkerPool:
         for worker in workers:
             worker.process.join(timeout=5)
         self._threads.shutdown(wait=False, cancel_futures=True)
+        # Ready for another start (an app's lifespan can run again, as in tests).
+        self._threads = ThreadPoolExecutor(
+            max_workers=self.size + 1, thread_name_prefix="coinrow-io"
+        )
+        self._free, self._busy, self._waiting = None, 0, 0
 
 
 def _exchange(connection: Connection, job: Any) -> Answer | None:
