@@ -885,7 +885,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
                 day = datetime.date.fromisoformat(date)
             except ValueError:
                 raise InvalidOptionError(
-                    f"date: {date!r} is not a day such as 2026-11-23"
+                    f"date: {date!r} is not a date such as 2026-11-23"
                 ) from None
         return JSONResponse(daily_puzzle(day).to_dict())
 
