@@ -26,20 +26,40 @@ WORKER_MEMORY = 320 * 2**20
 
 
 @pytest.fixture(scope="module")
-def cluster() -> Iterator[Any]:
+def warm_kernels(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """One chunked solve of tiny rows (every dtype the tests use) on a worker without a
+    memory limit, so Numba's cache holds every kernel the workers run: a worker compiling
+    them itself grows past its 320 MiB limit and is restarted (seen on a cold cache)."""
+    base = tmp_path_factory.mktemp("warm")
+    coins = np.arange(1, 9, dtype=np.int64)
+    for index, dtypes in enumerate(([np.int64], [np.uint8, np.int16, np.int64])):
+        folder = base / f"row{index}"
+        save_chunks(folder, coins, [0, 1, 4, 8], dtypes)
+        solve_folder(folder, line_folder=base / f"line{index}", workers=1)
+
+
+@pytest.fixture(scope="module")
+def cluster(warm_kernels: None) -> Iterator[Any]:
     yield from _cluster()
 
 
 @pytest.fixture
-def fresh_cluster() -> Iterator[Any]:
+def fresh_cluster(warm_kernels: None) -> Iterator[Any]:
     """Workers that ran nothing yet, so earlier tests' memory cannot push them to Dask's
     pause threshold (80% of the limit)."""
     yield from _cluster()
 
 
 def _cluster() -> Iterator[Any]:
-    """Two single-thread worker processes on 127.0.0.1, each limited to WORKER_MEMORY."""
+    """Two single-thread worker processes on 127.0.0.1, each limited to WORKER_MEMORY.
+
+    Pausing is off: a worker past Dask's pause threshold (80% of the limit) runs nothing,
+    which hung these tests on a cold cache; the limit itself (a worker over 95% is
+    restarted) stays, and the large test checks that no worker restarted."""
+    import dask
+
     with (
+        dask.config.set({"distributed.worker.memory.pause": False}),
         distributed.LocalCluster(
             n_workers=2,
             threads_per_worker=1,
