@@ -330,7 +330,7 @@ def _client(
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address=None,
+                dashboard_address="127.0.0.1:0",  # its HTTP server: loopback only
                 memory_limit=memory_limit if memory_limit is not None else "auto",
                 silence_logs=logging.ERROR,
             ) as cluster,

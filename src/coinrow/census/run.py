@@ -507,14 +507,13 @@ def _client(scheduler: str | None, workers: int | None, timeout: float) -> Itera
                 yield client
             return
         count = workers or os.cpu_count() or 1
-        dashboard = "127.0.0.1:0" if importlib.util.find_spec("bokeh") else None
         with (
             LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=count,
                 threads_per_worker=1,
                 processes=True,
                 host="127.0.0.1",
-                dashboard_address=dashboard,
+                dashboard_address="127.0.0.1:0",  # with or without bokeh: loopback only
                 silence_logs=logging.ERROR,
             ) as cluster,
             Client(cluster) as client,  # type: ignore[no-untyped-call]
