@@ -13,16 +13,14 @@ Dask). See ``docs/kernels.md``.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .engines.dispatch import INT64_SAFE_LIMIT
-from .errors import InputFileError, InvalidOptionError, RowTooLongError, SchedulerError
+from .errors import InputFileError, InvalidOptionError, RowTooLongError
 
 #: Most stack entries the client gathers from the workers (16 bytes each: 1 GiB). Random rows
 #: need a few dozen per file; a sorted row (nothing merges) needs one per coin.
@@ -241,7 +239,11 @@ def solve_folder(
         if out.exists() and (not out.is_dir() or any(out.iterdir())):
             raise InputFileError(f"{out} must be a new or empty folder for the line")
         out.mkdir(parents=True, exist_ok=True)
-    with _client(scheduler, workers, memory_limit) as client:
+    from .census.run import dask_client
+
+    with dask_client(
+        scheduler, workers, timeout=CONNECT_SECONDS, memory_limit=memory_limit
+    ) as client:
         futures = client.map(
             reduce_file,
             [str(file) for file in files],
@@ -301,41 +303,3 @@ def solve_folder(
         first_moves=first,
         line_folder=str(out) if out is not None else None,
     )
-
-
-@contextlib.contextmanager
-def _client(
-    scheduler: str | None, workers: int | None, memory_limit: str | int | None
-) -> Iterator[Any]:
-    """A Dask client of ``scheduler``, or of a new local cluster bound to 127.0.0.1."""
-    from distributed import Client, LocalCluster
-
-    quiet = logging.getLogger("distributed")
-    level = quiet.level
-    quiet.setLevel(logging.ERROR)
-    try:
-        if scheduler is not None:
-            try:
-                client = Client(scheduler, timeout=CONNECT_SECONDS)  # type: ignore[no-untyped-call]
-            except (OSError, TimeoutError, ValueError, TypeError) as error:
-                raise SchedulerError(
-                    f"cannot reach the Dask scheduler at {scheduler}: {error}"
-                ) from None
-            with client:
-                yield client
-            return
-        with (
-            LocalCluster(  # type: ignore[no-untyped-call]
-                n_workers=workers or os.cpu_count() or 1,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address="127.0.0.1:0",  # its HTTP server: loopback only
-                memory_limit=memory_limit if memory_limit is not None else "auto",
-                silence_logs=logging.ERROR,
-            ) as cluster,
-            Client(cluster) as client,  # type: ignore[no-untyped-call]
-        ):
-            yield client
-    finally:
-        quiet.setLevel(level)

@@ -450,7 +450,7 @@ class Census:
             return
         from distributed import as_completed
 
-        with _client(scheduler, workers, timeout) as client:
+        with dask_client(scheduler, workers, timeout=timeout) as client:
             planned = self.missing()
             window = SHARDS_IN_FLIGHT * max(len(client.scheduler_info()["workers"]), 1)
             asked: dict[str, Shard] = {}
@@ -487,9 +487,18 @@ def _copy_totals(source: Totals) -> Totals:
 
 
 @contextlib.contextmanager
-def _client(scheduler: str | None, workers: int | None, timeout: float) -> Iterator[Any]:
-    """A Dask client of the scheduler at ``scheduler``, or of a new local cluster of
-    ``workers`` processes (one thread each) bound to 127.0.0.1."""
+def dask_client(
+    scheduler: str | None,
+    workers: int | None,
+    *,
+    timeout: float,
+    memory_limit: str | int | None = None,
+) -> Iterator[Any]:
+    """A Dask client of the scheduler at ``scheduler`` (:class:`SchedulerError` when it
+    cannot be reached within ``timeout`` seconds), or of a new local cluster of ``workers``
+    processes (one thread each, each limited to ``memory_limit``, Dask's "auto" by
+    default) bound to 127.0.0.1, its HTTP endpoints included. The census and chunked solves
+    (:mod:`coinrow.chunked`) both run on it."""
     from distributed import Client, LocalCluster
 
     quiet = logging.getLogger("distributed")
@@ -514,6 +523,7 @@ def _client(scheduler: str | None, workers: int | None, timeout: float) -> Itera
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address="127.0.0.1:0",  # with or without bokeh: loopback only
+                memory_limit="auto" if memory_limit is None else memory_limit,
                 silence_logs=logging.ERROR,
             ) as cluster,
             Client(cluster) as client,  # type: ignore[no-untyped-call]
