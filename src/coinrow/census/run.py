@@ -16,6 +16,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..engines import duration_text
 from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
 from .families import Family, Shard, approximate, check_shards
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
@@ -245,14 +246,8 @@ def work_text(rows: int, rate: float) -> str:
     """
     log_seconds = math.log10(max(rows, 1)) - math.log10(rate)
     seconds = 10**log_seconds if log_seconds < 15 else math.inf
-    if seconds < 90:
-        return f"{seconds:.0f} seconds"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} hours"
     if seconds < 3 * 365 * 86400:
-        return f"{seconds / 86400:,.0f} days"
+        return duration_text(seconds)
     log_years = log_seconds - math.log10(365.25 * 86400)
     if log_years < 6:
         return f"{10**log_years:,.0f} years"

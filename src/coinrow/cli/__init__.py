@@ -146,7 +146,7 @@ MAX_SECONDS = 60.0
 def check_engine_time(engine: str, row: Sequence[Value]) -> None:
     """Refuse ``--engine`` on a row it would take more than :data:`MAX_SECONDS` to solve, by
     the library's cost model (:func:`coinrow.engines.estimated_solve_seconds`)."""
-    from ..engines import estimated_solve_seconds
+    from ..engines import duration_text, estimated_solve_seconds
 
     seconds = estimated_solve_seconds(row, engine, limit=MAX_SECONDS)
     if seconds <= MAX_SECONDS:
@@ -155,24 +155,9 @@ def check_engine_time(engine: str, row: Sequence[Value]) -> None:
     unit = {"reduction": "coin", "brute": "game-tree leaf"}.get(engine, "subgame")
     items = n if engine == "reduction" else 2**n if engine == "brute" else n * (n + 1) // 2
     fail(
-        f"--engine {engine} on {n:,} coins would take about {duration(seconds)} (about "
+        f"--engine {engine} on {n:,} coins would take about {duration_text(seconds)} (about "
         f"{_short_time(seconds / items)} per {unit}); use the default engine"
     )
-
-
-def duration(seconds: float) -> str:
-    """A rough duration for messages: ``"40 seconds"``, ``"5 minutes"``, ``"3.2 hours"``.
-
-    >>> duration(42.4), duration(290), duration(3 * 3600 + 600), duration(10**7)
-    ('42 seconds', '5 minutes', '3.2 hours', '116 days')
-    """
-    if seconds < 90:
-        return f"{seconds:.0f} seconds"
-    if seconds < 90 * 60:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} hours"
-    return f"{seconds / 86400:,.0f} days"
 
 
 def _short_time(seconds: float) -> str:
