@@ -228,3 +228,77 @@ def test_random_rows_through_the_model() -> None:
             while not game.position.is_over:
                 game.push(game.best_moves(values=values)[0])
             assert objective(rules, game.totals, 0) == oracle.two_player(row, kind, take)[0]
+
+
+def test_records_with_rules_round_trip() -> None:
+    from coinrow.record import Record, load_records
+
+    samples = [
+        Record([1, 2, 3, 4, 5], "L2 R1 R2", {"players": "a vs b"}, rules="take:2"),
+        Record([1, 2, 3, 4, 5], "l3", rules="take:any"),
+        Record([1, 2, 3, 4], "2 LR", rules="circular"),
+        Record([1, 2, 3, 4, 5], "BLB", rules="both-ends"),
+        Record([1, 2, 3, 4, 5], "LRLR", rules="players:3:spite"),
+        Record([5, 3, 1, 4, 2], "LRLRL", rules="stone-game-vii"),
+        Record([3, 2, 1], "RL"),
+    ]
+    text = "\n".join(record.to_text() for record in samples)
+    assert load_records(text).records == samples
+    import json
+
+    assert load_records(json.dumps([r.to_dict() for r in samples])).records == samples
+    assert samples[0].to_text().splitlines()[1:] == ["# rules: take:2", "1 2 3 4 5", "L2 R1 R2"]
+    assert samples[1].moves == "L3" and not samples[1].finished and samples[3].finished
+    assert samples[5].game().totals == (15, 9)
+    # old records (no rules header) read as plain games
+    old = load_records("# players: x vs y\n3 2 1\nRL\n").records[0]
+    assert old.rules == Rules() and old.game().rules.is_plain and "rules" not in old.headers
+    bad = load_records("# rules: pizza\n1 2\nL\n\n# rules: take:2\n1 2 3\nL3\n")
+    assert [error.line for error in bad.errors] == [3, 7] and not bad.records
+    assert "unknown rules 'pizza'" in str(bad.errors[0])
+    with pytest.raises(Exception, match="the rules header says take:2"):
+        Record([1, 2], "", {"rules": "take:2"}, rules="misere")
+
+
+def test_analysis_under_rules() -> None:
+    from coinrow.analysis import analyze
+
+    # the misère game: a move's loss is how much more the mover must take
+    misere = analyze([1, 5, 2], "LL", rules="misere")
+    assert [(m.best_moves, m.loss, m.label) for m in misere.moves] == [
+        ("L", 0, "best"),
+        ("R", 3, "blunder"),
+    ]
+    assert misere.finished is False and misere.to_dict()["rules"] == "misere"
+    # every two-player variant: an optimal game has no loss; the values match the oracle
+    for text, (kind, take, _, _) in INTERVAL.items():
+        row = [3, -1, 2, 2, 0, 1]
+        game = Game(row, rules=text)
+        values = PlayValues(row, text)
+        while not game.position.is_over:
+            game.push(game.best_moves(values=values)[0])
+        analysis = analyze(row, game.line, rules=text)
+        assert all(move.loss == 0 for move in analysis.moves), text
+        assert analysis.finished
+        start = analysis.first.guaranteed_start, analysis.second.guaranteed_start
+        assert objective(Rules.parse(text), start, 0) == oracle.two_player(row, kind, take)[0]
+        # a deliberately bad first move loses exactly its drop in the oracle's value
+        worst = min(
+            Position.start(row, rules=text).legal_moves(),
+            key=lambda m: oracle.two_player(row, kind, take)[1][m],
+        )
+        best, firsts = oracle.two_player(row, kind, take)
+        lost = analyze(row, [worst], rules=text).moves[0].loss
+        drop = best - firsts[worst]
+        assert lost == (drop if text == "stone-game-vii" else drop / 2), text
+    # players: each seat's shortfall, and a summary per seat
+    three = analyze([1, 2, 3, 4, 5], "LLLLL", rules="players:3")
+    assert [s.player for s in three.summaries] == ["player 1", "player 2", "player 3"]
+    for move in three.moves:
+        assert move.loss == move.guaranteed_before - move.guaranteed_after >= 0
+    assert three.moves[0].loss == 3  # L leaves the first player 4 of the 7 R gives
+    assert set(three.to_dict()["summary"]) == {"player 1", "player 2", "player 3"}
+    assert three.moves[0].to_dict()["totals"] == [1, 0, 0]
+    # the pizza: the first slice is judged against the best slice
+    pizza = analyze([1, 2, 3, 4], "0 LLL", rules="circular")
+    assert pizza.moves[0].best_moves == "1 3" and pizza.moves[0].loss == 2

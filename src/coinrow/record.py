@@ -11,6 +11,10 @@ Records are separated by blank lines. The moves line may be missing (no move pla
 may be shorter than the row (an unfinished game); moves may be spaced, comma separated or
 lower case. An empty row is written as the coins line ``-``. Other lines starting with ``#``
 and without ``key:`` are comments and are dropped.
+
+Games under other rules (docs/variants.md) carry the header ``# rules: take:2`` (its
+canonical text) and their moves line holds the rules' moves (``L2 R1``, ``LBR``, the pizza's
+``1 LLR``); a record without the header is a plain game, so old records read as before.
 :func:`parse_records` never raises on bad text: it keeps every good record and returns one
 :class:`~coinrow.errors.RecordError` (with its line number) per bad record.
 """
@@ -35,6 +39,7 @@ from .numbers import (
     parse_token,
     row_repr,
 )
+from .rules import PLAIN, Rules, coerce_rules
 
 
 def _clean_header(key: object, value: object) -> tuple[str, str]:
@@ -53,6 +58,19 @@ def _clean_header(key: object, value: object) -> tuple[str, str]:
 class Record:
     """One game: the row, the moves played (``L``/``R`` text) and header fields.
 
+    ``rules`` (keyword-only; a :class:`~coinrow.rules.Rules` or its text) is kept as the
+    ``rules`` header in its canonical text, and the moves are then the rules' moves, written
+    as :attr:`~coinrow.game.Game.line` writes them (``L2 R1``). Without that header (or with
+    ``plain``) a record is a plain game.
+
+    >>> t = Record([1, 2, 3, 4], "l2 r1", rules="take:2")
+    >>> t.moves, t.rules, t.headers["rules"], t.finished, t.game().totals
+    ('L2 R1', Rules.parse('take:2'), 'take:2', False, (3, 4))
+    >>> print(t.to_text(), end="")
+    # rules: take:2
+    1 2 3 4
+    L2 R1
+
     Construction validates and normalises: coins become one exact number family, moves are
     upper-cased (at most one per coin), header keys and values are stripped (keys non-empty,
     without ``:``, both on one line). Records are immutable all the way down (``headers`` is
@@ -70,13 +88,24 @@ class Record:
     headers: Mapping[str, str] = field(default_factory=dict)
 
     def __init__(
-        self, coins: Iterable[object], moves: str = "", headers: Mapping[str, str] | None = None
+        self,
+        coins: Iterable[object],
+        moves: str = "",
+        headers: Mapping[str, str] | None = None,
+        *,
+        rules: Rules | str | None = None,
     ) -> None:
         row = tuple(coerce_coins(coins))
-        line = parse_moves(moves)
-        if len(line) > len(row):
-            raise RecordError(0, f"{len(line)} moves for a row of {len(row)} coins")
         cleaned = dict(_clean_header(key, value) for key, value in (headers or {}).items())
+        chosen = _record_rules(cleaned.get("rules"), rules)
+        if "rules" in cleaned or not chosen.is_plain:
+            cleaned["rules"] = str(chosen)
+        if chosen.is_plain:
+            line = parse_moves(moves)
+            if len(line) > len(row):
+                raise RecordError(0, f"{len(line)} moves for a row of {len(row)} coins")
+        else:
+            line = Game(row, moves, rules=chosen).line
         object.__setattr__(self, "coins", row)
         object.__setattr__(self, "moves", line)
         object.__setattr__(self, "headers", MappingProxyType(cleaned))
@@ -98,6 +127,12 @@ class Record:
         return f"Record({row_repr(self.coins)}, {self.moves!r}{headers})"
 
     @property
+    def rules(self) -> Rules:
+        """The rules of the game: the ``rules`` header, the plain game without it (O(1))."""
+        text = self.headers.get("rules")
+        return PLAIN if text is None else Rules.parse(text)
+
+    @property
     def players(self) -> str | None:
         """The ``players`` header, e.g. ``"Alice vs Bob"`` (O(1))."""
         return self.headers.get("players")
@@ -109,11 +144,15 @@ class Record:
 
     @property
     def finished(self) -> bool:
-        """True when every coin was taken (O(1))."""
+        """True when every coin was taken (O(1); O(n) under other rules)."""
+        if "rules" in self.headers and not self.rules.is_plain:
+            return self.game().position.is_over
         return len(self.moves) == len(self.coins)
 
     def game(self) -> Game:
-        """The record as a :class:`~coinrow.game.Game` (O(n))."""
+        """The record as a :class:`~coinrow.game.Game` under its rules (O(n))."""
+        if "rules" in self.headers:
+            return Game(self.coins, self.moves, rules=self.rules)
         return Game(self.coins, self.moves)
 
     def to_text(self) -> str:
@@ -168,6 +207,15 @@ class Record:
             raise
         except CoinrowError as error:
             raise RecordError(0, str(error)) from None
+
+
+def _record_rules(header: str | None, rules: Rules | str | None) -> Rules:
+    """The rules of a record from its header and the ``rules`` argument, which must agree."""
+    from_header = None if header is None else coerce_rules(header)
+    given = None if rules is None else coerce_rules(rules)
+    if from_header is not None and given is not None and from_header != given:
+        raise RecordError(0, f"the rules header says {from_header}, the rules given {given}")
+    return from_header or given or PLAIN
 
 
 @dataclass(frozen=True)
