@@ -302,3 +302,59 @@ def test_analysis_under_rules() -> None:
     # the pizza: the first slice is judged against the best slice
     pizza = analyze([1, 2, 3, 4], "0 LLL", rules="circular")
     assert pizza.moves[0].best_moves == "1 3" and pizza.moves[0].loss == 2
+
+
+ALL_RULES = [
+    "misere", "stone-game-vii", "take:2", "take:any", "both-ends", "circular",
+    "reply:greedy", "reply:lookahead:2", "players:3", "players:4:spite",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", ALL_RULES)
+def test_strategies_under_rules(text: str) -> None:
+    from coinrow import strategies
+    from coinrow.variants import solve_variant
+
+    rules = Rules.parse(text)
+    rng = random.Random(text)
+    for _ in range(15):
+        row = [rng.randint(-3, 9) for _ in range(rng.randint(1, 8))]
+        seats = [strategies.Optimal() for _ in range(rules.players)]
+        if rules.kind == "reply":  # the second seat plays the known opponent
+            seats[1] = strategies.get(rules.strategy or "")
+        game = strategies.play(row, *seats, rules=rules)
+        opponent = seats[1] if rules.kind == "reply" else None
+        solved = solve_variant(row, rules, opponent=opponent)
+        if rules.two_player:
+            assert game.totals[0] - game.totals[1] == solved.margin, (row, game.line)
+        else:
+            assert game.totals == solved.totals
+        for name in ("greedy", "random:3", "optimal:right", "optimal:random:5"):
+            players = [strategies.get(name, rules=rules) for _ in range(rules.players)]
+            other = strategies.play(row, *players, rules=rules)
+            assert other.position.is_over and len(other.moves) >= 1
+            assert sum(len(t) for t in other.coins_taken) == len(row)
+
+
+def test_greedy_scores_now_and_plain_only_strategies_refuse_rules() -> None:
+    from coinrow import strategies
+
+    assert strategies.greedy(Position.start([5, 1, 2], rules="misere")) == "R"
+    assert strategies.greedy(Position.start([5, 1, 9], rules="stone-game-vii")) == "L"
+    assert strategies.greedy(Position.start([2, 9, 1], rules="circular")) == "1"
+    assert strategies.greedy(Position.start([2, -9, 8], rules="take:any")) == "R1"
+    assert strategies.greedy(Position.start([4, 4, 3], rules="both-ends")) == "B"
+    for name in ("lookahead:2", "parity", "thibault", "erring:10", "cooperative"):
+        with pytest.raises(UnsupportedRulesError, match=f"'{name}'.*take:2"):
+            strategies.get(name, rules="take:2")
+        with pytest.raises(UnsupportedRulesError, match="plain game only"):
+            strategies.get(name)(Position.start([1, 2, 3], rules="misere"))
+    with pytest.raises(UnsupportedRulesError, match="seat 3 players; 2 strategies"):
+        strategies.play([1, 2, 3], strategies.greedy, strategies.greedy, rules="players:3")
+
+
+def test_levels_under_rules() -> None:
+    from coinrow.levels import LEVELS, levels_for
+
+    assert levels_for() == LEVELS == levels_for("plain")
+    assert [level.strategy for level in levels_for("players:3")] == ["random", "greedy", "optimal"]
