@@ -38,7 +38,8 @@ class MoveAnalysis:
     """One analysed move. Totals are whole-game totals of the mover: coins already taken plus
     what the mover can guarantee from the coins left.
 
-    Under other rules (docs/variants.md) ``player`` may be ``player K``, ``move`` and
+    Under other rules (docs/variants.md) ``coin`` is what the move scored (the coins it
+    took together; Stone Game VII's points), ``player`` may be ``player K``, ``move`` and
     ``best_moves`` are the rules' move texts, the totals are what the rules score (Stone
     Game VII's points) with everyone playing best from there, and ``loss`` is the drop in
     what the mover plays for: their total (``players:P``: their shortfall), its rise in the
@@ -382,7 +383,7 @@ def _analyze_under(
                 step.step,
                 step.player,
                 step.move,
-                step.coin,
+                step.gain,
                 join_moves(position.best_moves(values=queries)),
                 before_totals[seat],
                 after_totals[seat],

@@ -183,8 +183,9 @@ class Record:
         }
 
     @classmethod
-    def from_dict(cls, data: object) -> Record:
+    def from_dict(cls, data: object, *, rules: Rules | str | None = None) -> Record:
         """The record of a :meth:`to_dict` form; raises :class:`RecordError` (O(n)).
+        ``rules`` are the rules of a record without a ``rules`` header (plain by default).
 
         >>> Record.from_dict({"coins": [1, "1/2"], "moves": "L"}).coins
         (Fraction(1, 1), Fraction(1, 2))
@@ -202,7 +203,7 @@ class Record:
         if not isinstance(headers, Mapping):
             raise RecordError(0, "'headers' must be an object of text values")
         try:
-            return cls(coins, moves, headers)
+            return cls(coins, moves, headers, rules=None if "rules" in headers else rules)
         except RecordError:
             raise
         except CoinrowError as error:
@@ -243,7 +244,7 @@ def _blocks(lines: Sequence[str]) -> Iterable[list[tuple[int, str]]]:
 EMPTY_ROW = "-"
 
 
-def _parse_block(block: list[tuple[int, str]]) -> Record:
+def _parse_block(block: list[tuple[int, str]], rules: Rules | str | None = None) -> Record:
     headers: dict[str, str] = {}
     data: list[tuple[int, str]] = []
     for number, text in block:
@@ -272,18 +273,19 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
         raise RecordError(coins_number, str(error)) from None
     moves_number, moves_text = data[1] if len(data) == 2 else (coins_number, "")
     try:
-        return Record(coins, moves_text, headers)
+        return Record(coins, moves_text, headers, rules=None if "rules" in headers else rules)
     except RecordError as error:
         raise RecordError(moves_number, error.message) from None
     except CoinrowError as error:
         raise RecordError(moves_number, str(error)) from None
 
 
-def parse_records(text: str) -> RecordsRead:
+def parse_records(text: str, *, rules: Rules | str | None = None) -> RecordsRead:
     """Read every record of a text, collecting errors instead of raising (O(len(text))).
 
     A record with any error is left out and reported once, with the number of the offending
-    line.
+    line. ``rules`` are the rules of the records without a ``rules`` header (plain by
+    default).
 
     >>> read = parse_records("3 2 2 3 1 2\\nLLRLLL\\n\\n1 x\\n\\n# date: today\\n5 5\\nR\\n")
     >>> [r.moves for r in read.records], [str(e) for e in read.errors]
@@ -292,16 +294,17 @@ def parse_records(text: str) -> RecordsRead:
     read = RecordsRead([], [])
     for block in _blocks(text.splitlines()):
         try:
-            read.records.append(_parse_block(block))
+            read.records.append(_parse_block(block, rules))
         except RecordError as error:
             read.errors.append(error)
     return read
 
 
-def parse_json_records(text: str) -> RecordsRead:
+def parse_json_records(text: str, *, rules: Rules | str | None = None) -> RecordsRead:
     """Records from JSON: one :meth:`Record.to_dict` object or a list of them (O(len(text))).
 
-    Bad entries are reported as errors with line 0 and their 1-based index in the message.
+    Bad entries are reported as errors with line 0 and their 1-based index in the message;
+    ``rules`` as :func:`parse_records`.
 
     >>> len(parse_json_records('[{"coins": [1, 2], "moves": "RL"}]').records)
     1
@@ -318,7 +321,7 @@ def parse_json_records(text: str) -> RecordsRead:
     read = RecordsRead([], [])
     for index, item in enumerate(items, start=1):
         try:
-            read.records.append(Record.from_dict(item))
+            read.records.append(Record.from_dict(item, rules=rules))
         except RecordError as error:
             read.errors.append(RecordError(0, f"record {index}: {error.message}"))
     return read
@@ -334,8 +337,9 @@ def _json_decimal(text: str) -> Value:
     return parse_token(text)
 
 
-def read_records(path: str | Path) -> RecordsRead:
-    """Read a file of records: JSON when it starts with ``{`` or ``[``, else text (O(size)).
+def read_records(path: str | Path, *, rules: Rules | str | None = None) -> RecordsRead:
+    """Read a file of records: JSON when it starts with ``{`` or ``[``, else text (O(size));
+    ``rules`` as :func:`parse_records`.
 
     A missing or undecodable file is reported as one error (line 0).
     """
@@ -345,19 +349,19 @@ def read_records(path: str | Path) -> RecordsRead:
         return RecordsRead([], [RecordError(0, f"no such file: {path}")])
     except (OSError, UnicodeDecodeError) as error:
         return RecordsRead([], [RecordError(0, f"{path}: cannot read records ({error})")])
-    return load_records(text)
+    return load_records(text, rules=rules)
 
 
-def load_records(text: str) -> RecordsRead:
+def load_records(text: str, *, rules: Rules | str | None = None) -> RecordsRead:
     """Records from JSON when the text starts with ``{`` or ``[``, else from the text format
-    (O(len(text))).
+    (O(len(text))); ``rules`` as :func:`parse_records`.
 
     >>> len(load_records('{"coins": [1]}').records), len(load_records("1\\n").records)
     (1, 1)
     """
     if text.lstrip()[:1] in ("{", "["):
-        return parse_json_records(text)
-    return parse_records(text)
+        return parse_json_records(text, rules=rules)
+    return parse_records(text, rules=rules)
 
 
 def append_record(path: str | Path, record: Record) -> None:
