@@ -125,3 +125,16 @@ def test_analyze_reads_records_with_and_without_the_rules_header(
     assert [game["rules"] for game in games] == ["take:2", "both-ends"]
     assert games[0]["moves"][0]["coin"] == 3 and games[0]["moves"][0]["best_moves"] == "R2"
     assert games[1]["finished"] and games[1]["moves"][0]["totals"] == [4, 0]
+
+
+def test_compare_and_refute_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["compare", "optimal", "greedy", "--rules", "take:2", "--games", "3", "-n", "5"]
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "take:2" and data["standings"][0]["mean_regret"] == 0.0
+    assert main(["compare", "optimal", "thibault", "--rules", "misere"]) == 2
+    assert "'thibault' plays the plain game only" in capsys.readouterr().err
+    assert main(["compare", "optimal", "greedy", "--rules", "players:3"]) == 2
+    assert main(["refute", "greedy", "--rules", "misere", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rules"] == "misere" and data["counterexamples"][0]["coins"] == [2, 1, 2, 2]

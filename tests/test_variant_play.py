@@ -358,3 +358,40 @@ def test_levels_under_rules() -> None:
 
     assert levels_for() == LEVELS == levels_for("plain")
     assert [level.strategy for level in levels_for("players:3")] == ["random", "greedy", "optimal"]
+
+
+def test_tournaments_under_rules() -> None:
+    from coinrow.tournament import Tournament, tournament
+
+    result = tournament(["optimal", "greedy", "random"], rows=6, n=6, seed=2, rules="misere")
+    assert result.to_dict()["rules"] == "misere"
+    optimal = next(s for s in result.standings if s.strategy == "optimal")
+    assert optimal.regret_sum == 0 and optimal.games == 24
+    # against itself under any two-player rules, optimal play has no regret in either seat
+    for text in ("stone-game-vii", "take:any", "both-ends", "circular"):
+        pair = tournament(["optimal", "optimal:right"], rows=3, n=5, seed=1, rules=text).pairs[0]
+        assert pair.regret_sum == pair.opponent_regret_sum == 0, text
+        assert pair.wins == pair.losses  # both seat orders, same values
+    for text in ("players:3", "reply:greedy"):
+        with pytest.raises(UnsupportedRulesError, match="do not apply to a tournament"):
+            Tournament(["optimal", "greedy"], rules=text)
+    with pytest.raises(UnsupportedRulesError, match="'parity' plays the plain game only"):
+        Tournament(["optimal", "parity"], rules="take:2")
+
+
+def test_refute_under_rules_against_the_oracle() -> None:
+    from coinrow import strategies
+    from coinrow.refute import check_row, refute
+
+    # optimal is never refuted; greedy's first counterexample is a real one (oracle)
+    assert refute("optimal", [-1, 0, 2], 5, rules="take:2", limit=0).found == 0
+    assert refute("optimal", [0, 1, 2], 5, rules="circular", limit=0).found == 0
+    result = refute("greedy", [1, 2, 3], 6, rules="misere")
+    (example,) = result.counterexamples
+    assert example.coins == (2, 1, 2, 2) and example.loss == 1
+    best, firsts = oracle.two_player(example.coins, "misere")
+    greedy_first = strategies.greedy(Position.start(example.coins, rules="misere"))
+    assert firsts[greedy_first] < best  # its first move is already a mistake
+    found = check_row([1, 2, 3, 4, 5], strategies.greedy, rules="players:3")
+    assert found is None or found.loss > 0
+    assert result.to_dict()["rules"] == "misere"

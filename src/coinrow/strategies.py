@@ -104,6 +104,7 @@ class Optimal:
         self.subgames: Subgames | None = None
         self._row: tuple[Value, ...] | None = None
         self.values: PlayValues | None = None
+        self._values_row: tuple[Value, ...] | None = None
 
     def attach(self, subgames: Subgames) -> None:
         """Use ``subgames`` (the caller's, already built) for positions of its row (O(1))."""
@@ -122,9 +123,19 @@ class Optimal:
         """The :class:`~coinrow.play_values.PlayValues` of the position's row and rules,
         built on the first move in a new row (O(1) while the row and rules stay)."""
         values = self.values
-        if values is None or values.coins != position.coins or values.rules != position.rules:
+        if (
+            values is None
+            or values.rules != position.rules
+            or (position.coins is not self._values_row and values.coins != position.coins)
+        ):
             values = self.values = play_values(position.coins, position.rules)
+        self._values_row = position.coins
         return values
+
+    def attach_values(self, values: PlayValues) -> None:
+        """Use ``values`` (the caller's, already built) for positions of its row and rules
+        (O(1))."""
+        self.values, self._values_row = values, values.coins
 
     def __call__(self, position: Position) -> str:
         if position.rules is not PLAIN:
