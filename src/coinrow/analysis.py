@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .engines import MAX_SECONDS, check_cost
 from .engines.variants import join_moves
@@ -288,11 +288,11 @@ def analyze(
         if subgames is not None:
             raise IllegalMoveError("subgames are the plain game's: pass values under other rules")
         return _analyze_under(coins, moves, chosen, values, max_seconds)
-    if not isinstance(moves, str):
+    if isinstance(moves, list | tuple) and all(isinstance(move, str) for move in moves):
         moves = "".join(moves)
     sub = subgames if subgames is not None else Subgames(coins, max_seconds=max_seconds)
     row = sub.coins
-    line = parse_moves(moves)
+    line = parse_moves(cast(str, moves))  # it refuses anything but text with one line
     if len(line) > len(row):
         raise IllegalMoveError(f"{len(line)} moves for a row of {len(row)} coins")
     if sub.table is None:  # four reductions a move, of the coins left

@@ -74,8 +74,8 @@ class Counterexample:
     optimal_total: Value
     strategy_line: str
     optimal_line: str
-    rules: Rules = field(default=PLAIN, kw_only=True)
-    shortfall: Value | None = field(default=None, kw_only=True)
+    rules: Rules = field(default=PLAIN, kw_only=True, repr=False)
+    shortfall: Value | None = field(default=None, kw_only=True, repr=False)
 
     @property
     def loss(self) -> Value:

@@ -77,7 +77,7 @@ def evaluation(
     chosen = coerce_rules(rules)
     if not chosen.is_plain:
         return _evaluation_under(coins, moves, chosen, values, max_seconds)
-    if not isinstance(moves, str):
+    if isinstance(moves, list | tuple) and all(isinstance(move, str) for move in moves):
         moves = "".join(moves)
     row = coerce_coins(coins)
     game = Game(row, moves)
