@@ -395,3 +395,15 @@ def test_refute_under_rules_against_the_oracle() -> None:
     found = check_row([1, 2, 3, 4, 5], strategies.greedy, rules="players:3")
     assert found is None or found.loss > 0
     assert result.to_dict()["rules"] == "misere"
+
+
+def test_guaranteed_is_best_totals_for_two_players() -> None:
+    position = Position.start([1, 5, 2], rules="misere")
+    assert position.guaranteed() == position.best_totals() == (6, 2)
+    assert Position.start([1, 5, 2], rules="circular").guaranteed((0, 0)) == (6, 2)
+    with pytest.raises(UnsupportedRulesError, match="best_totals"):
+        Position.start([1, 2, 3], rules="players:3").guaranteed()
+    with pytest.raises(UnsupportedRulesError, match="3 players; taken has 2"):
+        Position.start([1, 2, 3], rules="players:3").best_totals((0, 0))
+    with pytest.raises(UnsupportedRulesError, match="not of this position"):
+        Position.start([1, 2, 3], rules="misere").best_totals(values=PlayValues([1, 2], "misere"))
