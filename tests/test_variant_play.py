@@ -23,11 +23,11 @@ SIGNED = (-1, 0, 2)
 
 #: rules text -> (the oracle's kind, take, alphabet, longest row checked exhaustively)
 INTERVAL = {
-    "misere": ("misere", 1, SIGNED, 6),
-    "stone-game-vii": ("svii", 1, SIGNED, 6),
-    "take:2": ("take", 2, SIGNED, 6),
-    "take:any": ("take", None, SIGNED, 6),
-    "both-ends": ("both", 1, SMALL, 6),
+    "misere": ("misere", 1, SIGNED, 7),
+    "stone-game-vii": ("svii", 1, SIGNED, 7),
+    "take:2": ("take", 2, SIGNED, 7),
+    "take:any": ("take", None, SIGNED, 7),
+    "both-ends": ("both", 1, SMALL, 7),
 }
 
 
@@ -75,7 +75,7 @@ def test_best_play_through_the_model_reaches_the_oracle_values(text: str) -> Non
 
 def test_the_pizza_through_the_model() -> None:
     rules = Rules.parse("circular")
-    for row in rows(SIGNED, 6):
+    for row in rows(SIGNED, 7):
         values = PlayValues(row, rules)
         game = Game(row, rules=rules)
         best, firsts = oracle.pizza(row)
@@ -112,7 +112,7 @@ def test_best_reply_through_the_model() -> None:
 @pytest.mark.parametrize(("p", "tie"), [(3, "left"), (3, "spite"), (4, "right")])
 def test_players_through_the_model(p: int, tie: str) -> None:
     rules = Rules.parse(f"players:{p}:{tie}")
-    for row in rows(SMALL, 6):
+    for row in rows(SMALL, 7):
         values = PlayValues(row, rules)
         game = Game(row, rules=rules)
         expected = oracle.players(row, p, tie)
