@@ -106,6 +106,7 @@ def test_the_pizza_agrees_with_the_oracle() -> None:
             assert set(result.first_moves) == {m for m, value in firsts.items() if value == best}
             assert result.totals[0] - result.totals[1] == best
             assert result.moves[0] in result.first_moves
+            assert result.starts == tuple(firsts[str(s)] for s in range(len(coins)))
 
 
 def test_best_reply_to_greedy_agrees_with_the_oracle() -> None:

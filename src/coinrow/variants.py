@@ -48,7 +48,17 @@ class VariantSolution:
     <VariantSolution of 5 coins under stone-game-vii by reduction: first 18, second 12, first wins by 6>
     """  # noqa: E501
 
-    __slots__ = ("coins", "engine", "first_moves", "moves", "n", "objective", "rules", "totals")
+    __slots__ = (
+        "coins",
+        "engine",
+        "first_moves",
+        "moves",
+        "n",
+        "objective",
+        "rules",
+        "starts",
+        "totals",
+    )
 
     coins: tuple[Value, ...]
     rules: Rules
@@ -58,6 +68,8 @@ class VariantSolution:
     moves: tuple[str, ...]
     first_moves: str
     n: int
+    #: The pizza: the first player's margin after each first slice (slice 0 first); else None.
+    starts: tuple[Value, ...] | None
 
     def __init__(
         self, coins: Sequence[Value], rules: Rules, result: kernels.VariantResult, engine_name: str
@@ -71,6 +83,7 @@ class VariantSolution:
             "moves": result.moves,
             "first_moves": kernels.join_moves(result.first_moves),
             "n": len(coins),
+            "starts": result.starts,
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -139,11 +152,14 @@ class VariantSolution:
         """JSON-ready form (O(n)): ``rules``, ``n``, ``coins``, ``engine``, ``totals``,
         ``first_total``, ``second_total``, ``margin`` (null for more than two players),
         ``objective``, ``outcome``, ``winners``, ``line``, ``moves``, ``first_moves``,
-        ``start`` (the pizza's first slice, else null) and ``tie_break`` (``players`` only,
-        else null).
+        ``start`` (the pizza's first slice, else null), ``starts`` (the pizza: the first
+        player's margin after each first slice, slice 0 first; else null) and ``tie_break``
+        (``players`` only, else null).
 
         >>> solve_variant([1, 2, 3, 4], "take:any").to_dict()["moves"]
         ['L4']
+        >>> solve_variant([1, 2, 3, 4], "circular").to_dict()["starts"]
+        [-2, 2, 0, 2]
         """
 
         def exact(value: Value | None) -> int | str | None:
@@ -165,6 +181,7 @@ class VariantSolution:
             "moves": list(self.moves),
             "first_moves": self.first_moves,
             "start": self.start,
+            "starts": None if self.starts is None else [json_value(m) for m in self.starts],
             "tie_break": self.rules.tie_break if self.rules.kind == "players" else None,
         }
 

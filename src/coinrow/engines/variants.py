@@ -50,13 +50,15 @@ class VariantResult(NamedTuple):
     points), first player first; ``objective`` the first player's objective margin (None for
     more than two players); ``moves`` one optimal line, move by move; ``first_moves`` every
     optimal first move (for N players: every first move that gives the first player their
-    best total).
+    best total); ``starts`` (the pizza only, else None) the first player's margin after
+    each first slice, slice 0 first.
     """
 
     totals: tuple[Value, ...]
     objective: Value | None
     moves: tuple[str, ...]
     first_moves: tuple[str, ...]
+    starts: tuple[Value, ...] | None = None
 
 
 def move_text(rules: Rules, side: int, count: int) -> str:
@@ -561,11 +563,12 @@ def circular_solve(coins: Sequence[Value], fast: bool = True) -> VariantResult:
     """The pizza: the first slice with the best margin, then optimal play on the opened row
     (O(n^2); the line by the reduction, O(n)). The first move is the slice's 0-based index.
 
-    >>> circular_solve([1, 2, 3, 4])
-    VariantResult(totals=(6, 4), objective=2, moves=('1', 'L', 'L', 'L'), first_moves=('1', '3'))
+    >>> circular_solve([1, 2, 3, 4])  # doctest: +NORMALIZE_WHITESPACE
+    VariantResult(totals=(6, 4), objective=2, moves=('1', 'L', 'L', 'L'), first_moves=('1', '3'),
+                  starts=(-2, 2, 0, 2))
     """
     if not coins:
-        return VariantResult((0, 0), 0, (), ())
+        return VariantResult((0, 0), 0, (), (), ())
     margins = circular_margins_fast(coins) if fast else circular_margins(coins)
     best = max(margins)
     start = margins.index(best)
@@ -574,7 +577,11 @@ def circular_solve(coins: Sequence[Value], fast: bool = True) -> VariantResult:
     plain = Rules()
     totals = replay(row, plain, ("L", *rest))
     return VariantResult(
-        totals, best, (str(start), *rest), tuple(str(s) for s, m in enumerate(margins) if m == best)
+        totals,
+        best,
+        (str(start), *rest),
+        tuple(str(s) for s, m in enumerate(margins) if m == best),
+        tuple(margins),
     )
 
 
