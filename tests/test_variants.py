@@ -259,3 +259,32 @@ def test_the_pizza_never_gives_the_first_player_less_than_four_ninths() -> None:
             assert Fraction(total + best, 2 * total) >= Fraction(4, 9), coins
     low = [3, 0, 3, 1, 1, 0, 0, 3, 0, 0, 0, 3, 0, 2, 1, 3, 4, 0, 1, 0, 0]
     assert Fraction(sum(low) + max(v.circular_margins(low)), 2 * sum(low)) == Fraction(12, 25)
+
+
+@pytest.mark.parametrize("take", [1, 2, 4, 7, 40])
+def test_take_k_window_maxima_match_every_move_tried(take: int) -> None:
+    """The O(n^2) sliding-window take:K against trying all 2K moves in every subgame: the
+    same margins and the same first best move in tie order (left first, fewer coins first),
+    rows with many ties and rows up to 60 coins."""
+    rules = Rules.parse(f"take:{take}")
+    for coins in itertools.chain(
+        random_rows(take, 40, 60, 0, 2), random_rows(take + 1, 40, 60, -30, 30)
+    ):
+        table = v.IntervalTable(coins, rules)
+        for i in range(len(coins)):
+            for j in range(i, len(coins)):
+                options = [
+                    (
+                        score - (table.objective_of(lo, hi) if lo <= hi else 0),
+                        v.move_text(rules, s, c),
+                    )
+                    for s, c, score, lo, hi in table._moves(i, j)
+                ]
+                best = max(value for value, _ in options)
+                assert table.objective_of(i, j) == best
+                assert table.move_of(i, j) == next(m for value, m in options if value == best)
+        solved = v.interval_solve(coins, rules)
+        assert (solved.objective, solved.moves) == (
+            table.objective_of(0, len(coins) - 1),
+            table.optimal_line(),
+        )

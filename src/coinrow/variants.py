@@ -199,17 +199,15 @@ class VariantSolution:
 
 
 def variant_work(n: int, rules: Rules) -> int:
-    """Subgames (times the coins a move may take) the quadratic engine of the rules fills
-    (O(1)); 0 for the O(n) fast paths.
+    """Subgames (times the players for ``players:p``) the quadratic engine of the rules
+    fills (O(1)); 0 for the O(n) fast paths.
 
     >>> variant_work(1000, Rules.parse("take:3")), variant_work(1000, Rules.parse("misere"))
-    (1501500, 0)
+    (500500, 0)
     """
     if rules.kind in ("misere", "stone-game-vii"):
         return 0
     cells = n * (n + 1) // 2
-    if rules.kind == "take" and rules.take is not None:
-        return cells * min(rules.take, max(n, 1))
     if rules.kind == "players":
         return cells * rules.players
     return cells
@@ -226,8 +224,8 @@ def solve_variant(
 
     Complexity: O(n) for ``misere`` and ``stone-game-vii`` (the reduction on negated values);
     O(n^2) for ``circular`` (one O(n) reduction per first slice, O(n) memory), ``both-ends``,
-    ``take:any``, ``reply`` (one opponent call per state it moves in); O(n^2 K) for
-    ``take:K``; O(n^2 p) for ``players:p``. ``engine_name`` ``"reduction"`` (the default)
+    ``take:K`` and ``take:any`` (window maxima), ``reply`` (one opponent call per state it
+    moves in); O(n^2 p) for ``players:p``. ``engine_name`` ``"reduction"`` (the default)
     takes the fast path where there is one; any other engine of :data:`coinrow.ENGINES`
     runs the general DP. ``opponent`` is the second player of ``reply`` as a strategy of a
     :class:`~coinrow.game.Position` (``coinrow.strategies.get(name)``); without it only the

@@ -17,6 +17,7 @@ B), fewer coins before more.
 from __future__ import annotations
 
 from array import array
+from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
@@ -118,7 +119,7 @@ def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
         )
     row = coerce_coins(coins)
     cells = len(row) * (len(row) + 1) // 2
-    work = cells * (rules.take or len(row)) if rules.kind == "take" and rules.take else cells
+    work = cells
     if work > MAX_TABLE_WORK:
         raise TableTooLargeError(
             f"a table of {len(row):,} coins under {rules} fills about {work:,} subgames, over "
@@ -131,7 +132,7 @@ def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
 #: Rules whose subgames are intervals of the row with two players alternating.
 INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
 
-#: Most subgames (times K for ``take:K``) a variant table fills: about 4 GB of Python lists.
+#: Most subgames a variant table fills: about 4 GB of Python lists.
 MAX_TABLE_WORK = 5 * 10**7
 
 
@@ -142,9 +143,9 @@ class IntervalTable:
     """Objective margins and first optimal moves of every subgame of a two-player interval
     variant (``plain``, ``misere``, ``stone-game-vii``, ``take``, ``both-ends``).
 
-    O(n^2) subgames; each costs O(1) moves, except ``take:K`` (O(min(K, n))); ``take:any``
-    keeps running extrema so it is O(1) too. O(n^2) memory (a diagonal of values and one of
-    move codes per width).
+    O(n^2) subgames, each O(1) (amortised): ``take:any`` keeps running extrema and
+    ``take:K`` sliding-window maxima instead of trying its 2K moves. O(n^2) memory (a
+    diagonal of values and one of move codes per width).
 
     >>> table = IntervalTable([5, 3, 1, 4, 2], Rules.parse("stone-game-vii"))
     >>> table.objective_of(0, 4), table.move_of(0, 4)
@@ -166,9 +167,7 @@ class IntervalTable:
         self.codes: list[array[int]] = []
         self.edges: list[tuple[Value, Value]] = []
         self.keep = keep
-        self.depth = (
-            (rules.take or 1) if rules.kind == "take" else 2 if rules.kind == "both-ends" else 1
-        )
+        self.depth = 2 if rules.kind == "both-ends" else 1
         if rules.kind == "take":
             if rules.take is None:
                 self._fill_take_any()
@@ -250,37 +249,52 @@ class IntervalTable:
             before, previous = previous, values
 
     def _fill_take(self) -> None:
-        """take:K, one list per move (L1..LK, then R1..RK: the tie order) and diagonal."""
+        """take:K in O(n^2) whatever K: sliding-window maxima along each column and row.
+
+        Taking c coins from the left of i..j is worth P[i+c] - P[i] - O(i+c, j), so the best
+        left move is max over m in i+1..min(i+K, j+1) of (P[m] - O(m, j)), minus P[i]: for a
+        fixed j the window slides one step left per diagonal. A monotone deque per column j
+        holds the candidates m with strictly decreasing values (a new m, smaller and so
+        fewer coins, evicts every candidate it ties or beats; the front is the maximum and
+        leaves the window first). The right side is the mirror image, one deque per row i
+        over -P[m] - O(i, m-1), m in max(i, j+1-K)..j. O(1) amortised per subgame; O(n K)
+        candidates at most in the deques.
+        """
         n, prefix, zero = len(self.coins), self.prefix, self.zero
         most = self.rules.take or 1
+        columns: list[deque[tuple[Value, int]]] = [deque() for _ in range(n)]
+        rows: list[deque[tuple[Value, int]]] = [deque() for _ in range(n)]
+        previous: list[Value] = []
         for width in range(n):
-            count = n - width
             values: list[Value] = []
             codes = array("I")
-            for side in (0, 1):
-                for taken in range(1, min(most, width + 1) + 1):
-                    child = self.values[width - taken] if taken <= width else None
-                    if side == 0:
-                        scores = [
-                            prefix[i + taken]
-                            - prefix[i]
-                            - (child[i + taken] if child is not None else zero)
-                            for i in range(count)
-                        ]
-                    else:
-                        scores = [
-                            prefix[i + width + 1]
-                            - prefix[i + width + 1 - taken]
-                            - (child[i] if child is not None else zero)
-                            for i in range(count)
-                        ]
-                    code = 3 * taken + side
-                    if not values:
-                        values, codes = scores, array("I", [code]) * count
-                        continue
-                    for i, value in enumerate(scores):
-                        if value > values[i]:
-                            values[i], codes[i] = value, code
+            for i in range(n - width):
+                j = i + width
+                column = columns[j]
+                fresh = prefix[i + 1] - (previous[i + 1] if width else zero)
+                while column and column[-1][0] <= fresh:
+                    column.pop()
+                column.append((fresh, i + 1))
+                if column[0][1] > i + most:
+                    column.popleft()
+                row = rows[i]
+                fresh = -prefix[j] - (previous[i] if width else zero)
+                while row and row[-1][0] <= fresh:
+                    row.pop()
+                row.append((fresh, j))
+                if row[0][1] < j + 1 - most:
+                    row.popleft()
+                left, m_left = column[0]
+                right, m_right = row[0]
+                take_left = left - prefix[i]
+                take_right = prefix[j + 1] + right
+                if take_left >= take_right:
+                    values.append(take_left)
+                    codes.append(3 * (m_left - i))
+                else:
+                    values.append(take_right)
+                    codes.append(3 * (j + 1 - m_right) + 1)
+            previous = values
             self._store(width, values, codes)
 
     def _fill_take_any(self) -> None:
