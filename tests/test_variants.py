@@ -288,3 +288,19 @@ def test_take_k_window_maxima_match_every_move_tried(take: int) -> None:
             table.objective_of(0, len(coins) - 1),
             table.optimal_line(),
         )
+
+
+def test_compiled_reply_to_greedy_agrees_with_the_python_dp() -> None:
+    """reply:greedy on int64-safe int rows of 64 coins or more runs compiled: the same
+    totals, line and first moves as the Python DP, on random rows with and without ties."""
+    pytest.importorskip("numba")
+    rng = random.Random(16)
+    for n in (64, 65, 100, 301):
+        for low, high in ((0, 3), (-(10**9), 10**9)):
+            coins = [rng.randint(low, high) for _ in range(n)]
+            compiled = v.reply_greedy_solve(coins)
+            exact = v.reply_solve(coins, v.greedy_opponent(coins))
+            assert compiled == exact
+    assert v.reply_greedy_solve([2**62] + [1] * 70) == v.reply_solve(
+        [2**62] + [1] * 70, v.greedy_opponent([2**62] + [1] * 70)
+    )  # too large for int64 arithmetic: the exact path

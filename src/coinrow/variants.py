@@ -268,6 +268,8 @@ def _run(
         return kernels.stone_game_vii_solve(row), "reduction"
     if kind == "circular":
         return kernels.circular_solve(row, fast=fast), "reduction" if fast else "doubled-row-dp"
+    if kind == "reply" and opponent is None and rules.strategy == "greedy":
+        return kernels.reply_greedy_solve(row), "reply-dp"
     if kind == "reply":
         return kernels.reply_solve(row, _opponent(row, rules, opponent)), "reply-dp"
     if kind == "players":

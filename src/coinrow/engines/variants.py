@@ -747,6 +747,38 @@ def reply_solve(coins: Sequence[Value], opponent: Opponent) -> VariantResult:
     return VariantResult((first, total - first), first - (total - first), tuple(moves), best_first)
 
 
+#: Shortest row whose best reply to greedy runs compiled (int64-safe int rows).
+REPLY_KERNEL_MIN_LENGTH = 64
+
+
+def reply_greedy_solve(coins: Sequence[Value]) -> VariantResult:
+    """The best reply to the greedy opponent (SPOJ TWENDS): :func:`reply_solve` with
+    :func:`greedy_opponent`, compiled for int64-safe int rows of
+    :data:`REPLY_KERNEL_MIN_LENGTH` coins or more (the same results; O(n^2) time, n(n+1)/2
+    bytes of move codes, O(n) values).
+
+    >>> reply_greedy_solve([3, 2, 10, 4]).objective, reply_greedy_solve(list(range(100))).totals
+    (7, (2500, 2450))
+    """
+    row = kernel_row(coins, REPLY_KERNEL_MIN_LENGTH)
+    if row is None:
+        return reply_solve(coins, greedy_opponent(coins))
+    from .variant_kernels import reply_greedy
+
+    first, after_left, after_right, codes = reply_greedy(row)
+    n = len(row)
+    moves, lo, hi = [], 0, n - 1
+    while lo <= hi:
+        width = hi - lo
+        side = int(codes[width * n - width * (width - 1) // 2 + lo])
+        moves.append(_SIDES[side])
+        lo, hi = advance(lo, hi, side, 1)
+    total = int(row.sum())
+    options = {"L": int(row[0]) + after_left, "R": int(row[n - 1]) + after_right}
+    best_first = tuple(move for move, value in options.items() if value == first)
+    return VariantResult((first, total - first), 2 * first - total, tuple(moves), best_first)
+
+
 # --- N players -------------------------------------------------------------------------------
 
 
