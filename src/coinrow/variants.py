@@ -8,19 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .engines import ENGINES
+from .engines import ENGINES, MAX_SECONDS
 from .engines import variants as kernels
-from .errors import RowTooLongError, UnknownEngineError, UnsupportedRulesError
+from .engines.table import MEMORY_BUDGET
+from .errors import UnknownEngineError, UnsupportedRulesError
 from .game import Position
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_value
 from .rules import Rules, coerce_rules
-
-#: Most subgames (times the coins a move may take, for ``take:K``) a quadratic variant engine
-#: fills before it refuses the row: about a minute of pure Python (about 1 microsecond each).
-MAX_VARIANT_WORK = 6 * 10**7
-
-#: The pizza's compiled reductions (int64-safe int rows) cost about 1/200 of a Python subgame.
-COMPILED_PIZZA_FACTOR = 200
 
 #: Engines per rules kind: the fast path (used for ``engine="reduction"``) and the general DP.
 FAST_PATHS = {"misere": "reduction", "stone-game-vii": "reduction", "circular": "reduction"}
@@ -219,6 +213,8 @@ def solve_variant(
     *,
     engine_name: str = "reduction",
     opponent: PositionStrategy | None = None,
+    max_seconds: float | None = MAX_SECONDS,
+    memory_budget: int | None = None,
 ) -> VariantSolution:
     """Solve a row under the rules (see docs/variants.md for each algorithm).
 
@@ -229,14 +225,25 @@ def solve_variant(
     takes the fast path where there is one; any other engine of :data:`coinrow.ENGINES`
     runs the general DP. ``opponent`` is the second player of ``reply`` as a strategy of a
     :class:`~coinrow.game.Position` (``coinrow.strategies.get(name)``); without it only the
-    engines' own opponents (``greedy``) are known. A quadratic run over
-    :data:`MAX_VARIANT_WORK` subgames is refused with :class:`~coinrow.errors.RowTooLongError`.
+    engines' own opponents (``greedy``) are known.
+
+    Every run is estimated first from a measured cost model per engine
+    (:func:`coinrow.engines.variants.variant_cost`, O(n)): over ``max_seconds`` (default
+    60; ``None`` lifts it) it is refused with :class:`~coinrow.errors.CostLimitError`, and
+    when its move codes would need over ``memory_budget`` bytes (default
+    :data:`coinrow.engines.table.MEMORY_BUDGET`, 4 GiB) with
+    :class:`~coinrow.errors.RowTooLongError`, both naming the limit.
+
+    >>> solve_variant([1] * 10_000, "take:any", max_seconds=5)
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 30 seconds, over the limit of 5 seconds
 
     >>> solve_variant([3, 2, 10, 4], "reply:greedy").margin
     7
     >>> solve_variant([1, 2, 3, 4, 5], "players:3").totals
     (7, 5, 3)
-    """
+    """  # noqa: E501
     chosen = coerce_rules(rules)
     if engine_name not in ENGINES:
         raise UnknownEngineError(
@@ -244,13 +251,14 @@ def solve_variant(
         )
     row = coerce_coins(coins)
     fast = engine_name == "reduction" and chosen.kind in FAST_PATHS
-    work = variant_work(len(row), chosen) if not fast or chosen.kind == "circular" else 0
-    compiled = chosen.kind == "circular" and fast and all(type(coin) is int for coin in row)
-    if work > MAX_VARIANT_WORK * (COMPILED_PIZZA_FACTOR if compiled else 1):
-        raise RowTooLongError(
-            f"rules {chosen} on {len(row):,} coins fill about {work:,} subgames, over the "
-            f"limit of {MAX_VARIANT_WORK:,}"
-        )
+    seconds, needed = kernels.variant_cost(
+        row, chosen, fast=fast, opponent=opponent is not None, limit=max_seconds
+    )
+    what = f"solving {len(row):,} coins under {chosen}"
+    kernels.check_variant_bytes(
+        needed, MEMORY_BUDGET if memory_budget is None else memory_budget, what
+    )
+    kernels.check_variant_seconds(seconds, max_seconds, what)
     with exact_arithmetic():
         result, name = _run(row, chosen, fast, opponent)
     return VariantSolution(row, chosen, result, name)

@@ -69,7 +69,7 @@ def solve_command(
         "--no-limit",
         help=f"Run even when the work is estimated over {MAX_SECONDS:.0f} seconds (long rows "
         "of Fractions with many denominators, Decimals with far-apart exponents, a slow "
-        "--engine); stop it with Ctrl-C.",
+        "--engine, a quadratic --rules on a long row); stop it with Ctrl-C.",
     ),
 ) -> None:
     """Solve a row: the most each player gets, who wins, and one optimal line.
@@ -82,7 +82,7 @@ def solve_command(
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
     chosen = Rules.parse(rules)
     if not chosen.is_plain:
-        solve_rules(read_coins(coins, file), chosen, engine, as_json)
+        solve_rules(read_coins(coins, file), chosen, engine, as_json, no_limit=no_limit)
         return
     row = read_row(coins, file)
     if not no_limit and engine != "reduction":  # the default's cost: checked by the library
@@ -102,8 +102,12 @@ def solve_command(
         print_solution(solution, Console(highlight=False))
 
 
-def solve_rules(row: list[Value], rules: Rules, engine: str, as_json: bool) -> None:
-    """``solve --rules``: the variant's solution as text or JSON (VariantSolution.to_dict)."""
+def solve_rules(
+    row: list[Value], rules: Rules, engine: str, as_json: bool, *, no_limit: bool = False
+) -> None:
+    """``solve --rules``: the variant's solution as text or JSON (VariantSolution.to_dict),
+    refused up front when estimated over a minute (unless ``--no-limit``) or over the
+    memory budget."""
     from ..strategies import get
     from ..variants import solve_variant
 
@@ -111,9 +115,17 @@ def solve_rules(row: list[Value], rules: Rules, engine: str, as_json: bool) -> N
     if rules.kind == "reply" and rules.strategy != "greedy":
         opponent = get(rules.strategy or "")
     try:
-        solution = solve_variant(row, rules, engine_name=engine, opponent=opponent)
+        solution = solve_variant(
+            row,
+            rules,
+            engine_name=engine,
+            opponent=opponent,
+            max_seconds=None if no_limit else MAX_SECONDS,
+        )
     except RowTooLongError as error:
         fail(str(error))
+    except CostLimitError as error:
+        fail(f"{error}; --no-limit runs it anyway")
     if as_json:
         print_json(solution.to_dict())
         return

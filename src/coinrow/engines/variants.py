@@ -22,7 +22,13 @@ from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from ..errors import SubgameError, TableTooLargeError, UnsupportedRulesError
+from ..errors import (
+    CostLimitError,
+    RowTooLongError,
+    SubgameError,
+    TableTooLargeError,
+    UnsupportedRulesError,
+)
 from ..numbers import (
     Value,
     coerce_coins,
@@ -34,8 +40,8 @@ from ..numbers import (
     zero_like,
 )
 from ..rules import Rules
-from . import reduction
-from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, kernel_row
+from . import MAX_SECONDS, duration_text, estimated_solve_seconds, reduction, subgame_seconds
+from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, int64_safe, kernel_row
 
 #: Side codes of a move: (side, count) -> text.
 _SIDES = "LRB"
@@ -109,22 +115,40 @@ def join_moves(moves: Sequence[str]) -> str:
     return " ".join(moves)
 
 
-def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
-    """The table of every subgame of a two-player interval variant (O(n^2); see
-    :class:`IntervalTable`); other rules raise :class:`~coinrow.errors.UnsupportedRulesError`.
-    ``coinrow.Table(coins, rules=...)`` calls it."""
+def variant_table(
+    coins: Sequence[object],
+    rules: Rules,
+    *,
+    max_seconds: float | None = MAX_SECONDS,
+    memory_budget: int | None = None,
+) -> IntervalTable:
+    """The table of every subgame of a two-player interval variant (O(n^2) time and memory;
+    see :class:`IntervalTable`); other rules raise
+    :class:`~coinrow.errors.UnsupportedRulesError`. ``coinrow.Table(coins, rules=...)`` calls
+    it. A table estimated (:func:`variant_cost`) over ``max_seconds`` is refused with
+    :class:`~coinrow.errors.CostLimitError` (``None``: no limit), one over ``memory_budget``
+    bytes (default :data:`coinrow.engines.table.MEMORY_BUDGET`) with
+    :class:`~coinrow.errors.TableTooLargeError`, before any work.
+
+    >>> variant_table([1, 2, 3], Rules.parse("take:any")).objective_of(0, 2)
+    6
+    """
+    from .table import MEMORY_BUDGET
+
     if rules.kind not in INTERVAL_KINDS:
         raise UnsupportedRulesError(
             f"rules {rules} have no table of subgames (only {', '.join(INTERVAL_KINDS)})"
         )
     row = coerce_coins(coins)
-    cells = len(row) * (len(row) + 1) // 2
-    work = cells
-    if work > MAX_TABLE_WORK:
+    seconds, needed = variant_cost(row, rules, table=True, limit=max_seconds)
+    budget = MEMORY_BUDGET if memory_budget is None else memory_budget
+    what = f"a table of {len(row):,} coins under {rules}"
+    if needed > budget:
         raise TableTooLargeError(
-            f"a table of {len(row):,} coins under {rules} fills about {work:,} subgames, over "
-            f"the limit of {MAX_TABLE_WORK:,}"
+            f"{what} needs about {size_text(needed)} ({len(row) * (len(row) + 1) // 2:,} "
+            f"subgames), over the {size_text(budget)} budget"
         )
+    check_variant_seconds(seconds, max_seconds, what)
     with exact_arithmetic():
         return IntervalTable(row, rules)
 
@@ -132,8 +156,155 @@ def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
 #: Rules whose subgames are intervals of the row with two players alternating.
 INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
 
-#: Most subgames a variant table fills: about 4 GB of Python lists.
-MAX_TABLE_WORK = 5 * 10**7
+
+# --- cost model -------------------------------------------------------------------------------
+
+#: Measured seconds per subgame of each variant engine on a row of small Python ints (n =
+#: 1,500, a 2-core machine shared with other work, so on the high side): the interval DP
+#: by kind, the best reply (Python, with a strategy object, compiled), N players (per
+#: subgame and player), the pizza's reductions (per pair of slices: Python, compiled) and its
+#: doubled-row DP. Other numbers scale these by the plain table's cost for them
+#: (:func:`coinrow.engines.subgame_seconds`).
+VARIANT_SUBGAME_SECONDS: dict[str, float] = {
+    "interval": 0.55e-6,
+    "both-ends": 0.65e-6,
+    "take": 1.3e-6,
+    "take-any": 0.6e-6,
+    "reply": 0.8e-6,
+    "reply-object": 0.8e-6,
+    "reply-compiled": 2.5e-9,
+    "players": 0.25e-6,
+    "pizza": 0.8e-6,
+    "pizza-compiled": 1.5e-8,
+    "doubled-row": 0.85e-6,
+}
+
+#: Bytes a solve keeps per subgame (its move codes; the compiled reply and N players: one).
+SOLVE_CODE_BYTES = {"interval": 4, "reply": 1, "players": 1}
+
+#: Bytes a table keeps per subgame besides its number: the move code.
+TABLE_CODE_BYTES = 4
+
+#: Bytes of one candidate in take:K's deques (a tuple, its index and the deque's slot).
+DEQUE_ENTRY_BYTES = 100
+
+
+def _engine_key(coins: Sequence[Value], rules: Rules, fast: bool, opponent: bool) -> str:
+    kind = rules.kind
+    if kind == "take":
+        return "take-any" if rules.take is None or rules.take >= len(coins) else "take"
+    if kind == "both-ends":
+        return "both-ends"
+    if kind == "circular":
+        if not fast:
+            return "doubled-row"
+        compiled = kernel_row(coins, PIZZA_KERNEL_MIN_LENGTH) is not None
+        return "pizza-compiled" if compiled else "pizza"
+    if kind == "reply":
+        if opponent:
+            return "reply-object"
+        if rules.strategy == "greedy" and kernel_row(coins, REPLY_KERNEL_MIN_LENGTH) is not None:
+            return "reply-compiled"
+        return "reply"
+    if kind == "players":
+        return "players"
+    return "interval"
+
+
+def variant_cost(
+    coins: Sequence[Value],
+    rules: Rules,
+    *,
+    fast: bool = True,
+    opponent: bool = False,
+    table: bool = False,
+    limit: float | None = None,
+) -> tuple[float, int]:
+    """Estimated seconds and peak bytes of solving a validated row under the rules (or of
+    its :func:`variant_table`) (O(n); a Fraction row's common denominator is computed only
+    as far as ``limit`` needs, see :func:`coinrow.engines.estimated_solve_seconds`).
+
+    Quadratic engines: subgames (times players for ``players:p``) times
+    :data:`VARIANT_SUBGAME_SECONDS`, scaled for numbers other than small ints; bytes are the
+    move codes (a table also keeps a number per subgame, and ``take:K`` at most K candidates
+    per row and column in its deques). ``misere`` and ``stone-game-vii`` on their fast path
+    cost the plain game's O(n) reduction. ``fast`` is the engine choice (``False``: the
+    general DP), ``opponent`` whether ``reply`` calls a strategy object. An estimate for a
+    rough answer: load and the numbers change it by a factor of two or so.
+
+    >>> seconds, needed = variant_cost([1] * 10_000, Rules.parse("take:any"))
+    >>> round(seconds), needed // 10**6
+    (30, 200)
+    >>> variant_cost([1] * 10_000, Rules.parse("misere"))[0] < 0.1
+    True
+    """
+    from .table import bytes_per_cell
+
+    n = len(coins)
+    if not n:
+        return 0.0, 0
+    if fast and rules.kind in ("misere", "stone-game-vii") and not table:
+        return estimated_solve_seconds(coins, "reduction", limit=limit), 0
+    cells = n * (n + 1) // 2
+    key = _engine_key(coins, rules, fast, opponent)
+    items = cells * (rules.players if rules.kind == "players" else 1)
+    seconds = items * VARIANT_SUBGAME_SECONDS[key] * _number_factor(coins, items, limit, key)
+    if table:
+        return seconds, cells * (bytes_per_cell(coins, None) + TABLE_CODE_BYTES)
+    if rules.kind == "circular":
+        return seconds, 0
+    needed = cells * SOLVE_CODE_BYTES.get(rules.kind, SOLVE_CODE_BYTES["interval"])
+    if key == "take" and rules.take is not None:
+        needed += 2 * n * min(rules.take, n) * DEQUE_ENTRY_BYTES
+    return seconds, needed
+
+
+def _number_factor(coins: Sequence[Value], items: int, limit: float | None, key: str) -> float:
+    """How much more than small ints a subgame of these numbers costs (1 for compiled
+    engines and int64-safe ints)."""
+    if key.endswith("-compiled"):
+        return 1.0
+    if set(map(type, coins)) <= {int} and int64_safe(coins):
+        return 1.0
+    per_subgame = estimated_solve_seconds(list(coins), "table", items=items, limit=limit) / items
+    return max(1.0, per_subgame / subgame_seconds("table"))
+
+
+def check_variant_seconds(seconds: float, max_seconds: float | None, what: str) -> None:
+    """Refuse an estimate over ``max_seconds`` with a
+    :class:`~coinrow.errors.CostLimitError` naming the limit (O(1)); ``None`` checks nothing.
+
+    >>> check_variant_seconds(200.0, 60.0, "solving 10,000 coins under take:any")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 3 minutes, over the limit of 60 seconds
+    """  # noqa: E501
+    if max_seconds is not None and seconds > max_seconds:
+        raise CostLimitError(
+            f"{what} would take about {duration_text(seconds)}, over the limit of "
+            f"{duration_text(max_seconds)}",
+            seconds,
+            max_seconds,
+        )
+
+
+def check_variant_bytes(needed: int, budget: int, what: str) -> None:
+    """Refuse a solve keeping over ``budget`` bytes with a
+    :class:`~coinrow.errors.RowTooLongError` naming the budget (O(1))."""
+    if needed > budget:
+        raise RowTooLongError(
+            f"{what} keeps about {size_text(needed)} of move codes, over the "
+            f"{size_text(budget)} budget"
+        )
+
+
+def size_text(count: int) -> str:
+    """Bytes as GiB or MiB for messages (O(1)).
+
+    >>> size_text(5 * 2**30), size_text(3 * 2**20)
+    ('5.0 GiB', '3.0 MiB')
+    """
+    return f"{count / 2**30:.1f} GiB" if count >= 2**30 else f"{count / 2**20:.1f} MiB"
 
 
 # --- the general interval DP ---------------------------------------------------------------
@@ -169,7 +340,7 @@ class IntervalTable:
         self.keep = keep
         self.depth = 2 if rules.kind == "both-ends" else 1
         if rules.kind == "take":
-            if rules.take is None:
+            if rules.take is None or rules.take >= len(self.coins):  # the same game
                 self._fill_take_any()
             else:
                 self._fill_take()
