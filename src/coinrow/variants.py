@@ -142,6 +142,13 @@ class VariantSolution:
         """The pizza's first slice (0-based), None under other rules (O(1))."""
         return int(self.moves[0]) if self.rules.kind == "circular" and self.moves else None
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the pizza as a ring (:func:`coinrow.svg.ring`); None under other rules
+        or over 40 slices (O(n))."""
+        from .svg import repr_variant_svg
+
+        return repr_variant_svg(self)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(n)): ``rules``, ``n``, ``coins``, ``engine``, ``totals``,
         ``first_total``, ``second_total``, ``margin`` (null for more than two players),

@@ -571,6 +571,13 @@ class IntervalTable:
             f"{format_value(self.objective_of(0, n - 1))}>"
         )
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the triangle with the optimal line highlighted
+        (:func:`coinrow.svg.variant_triangle`); None over 40 coins (O(n^2))."""
+        from ..svg import repr_variant_svg
+
+        return repr_variant_svg(self)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(n^2)): ``rules``, ``coins``, ``margin`` (the first player's
         objective margin), ``line``, and ``cells``, widest subgame first, each with ``i``,
