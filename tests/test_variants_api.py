@@ -166,7 +166,7 @@ def test_cli_table_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
         "player": None,
     }
     assert main(["table", "--rules", "misere", "1", "2", "3"]) == 0
-    assert "Every subgame" in capsys.readouterr().out
+    assert "1 2 3 under misere: the first player's margin" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -176,7 +176,7 @@ def test_cli_table_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "--rules", "take:0"], "take:0"),
         (["table", "--rules", "circular"], "rules circular have no table"),
         (["table", "--rules", "players:3"], "no table"),
-        (["table", "--rules", "misere", "--svg", "x.svg"], "plain game only"),
+        (["table", "--rules", "misere", "--highlight", "B"], "'B' is not a move"),
     ],
 )
 def test_cli_rules_errors_exit_2_with_one_line(
