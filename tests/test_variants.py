@@ -262,10 +262,15 @@ def test_the_pizza_never_gives_the_first_player_less_than_four_ninths() -> None:
 
 
 @pytest.mark.parametrize("take", [1, 2, 4, 7, 40])
-def test_take_k_window_maxima_match_every_move_tried(take: int) -> None:
-    """The O(n^2) sliding-window take:K against trying all 2K moves in every subgame: the
-    same margins and the same first best move in tie order (left first, fewer coins first),
+@pytest.mark.parametrize("windows", [True, False])
+def test_take_k_window_maxima_match_every_move_tried(
+    take: int, windows: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """take:K by window maxima (O(n^2)) and by trying every move along the diagonals (small
+    K) against trying all 2K moves in every subgame: the same margins and the same first best
+    move in tie order (left first, fewer coins first),
     rows with many ties and rows up to 60 coins."""
+    monkeypatch.setattr(v, "TAKE_MOVES_MAX_K", 0 if windows else 10**6)
     rules = Rules.parse(f"take:{take}")
     for coins in itertools.chain(
         random_rows(take, 40, 60, 0, 2), random_rows(take + 1, 40, 60, -30, 30)

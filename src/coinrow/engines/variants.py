@@ -160,19 +160,22 @@ INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
 # --- cost model -------------------------------------------------------------------------------
 
 #: Measured seconds per subgame of each variant engine on a row of small Python ints (n =
-#: 1,500, a 2-core machine shared with other work, so on the high side): the interval DP
-#: by kind, the best reply (Python, with a strategy object, compiled), N players (per
+#: 1,000 to 3,000, a 2-core machine shared with other work, so on the high side): the
+#: interval DP by kind (``take-moves``: per subgame and coin of K, K <= 3; ``take``: the
+#: window maxima, slower per subgame as n grows and its deques leave the caches),
+#: the best reply (Python, with a strategy object, compiled), N players (per
 #: subgame and player), the pizza's reductions (per pair of slices: Python, compiled) and its
 #: doubled-row DP. Other numbers scale these by the plain table's cost for them
 #: (:func:`coinrow.engines.subgame_seconds`).
 VARIANT_SUBGAME_SECONDS: dict[str, float] = {
     "interval": 0.55e-6,
     "both-ends": 0.65e-6,
-    "take": 1.3e-6,
+    "take": 5e-6,
+    "take-moves": 0.9e-6,
     "take-any": 0.6e-6,
     "reply": 0.8e-6,
     "reply-object": 0.8e-6,
-    "reply-compiled": 2.5e-9,
+    "reply-compiled": 1e-8,
     "players": 0.25e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
@@ -192,7 +195,9 @@ DEQUE_ENTRY_BYTES = 100
 def _engine_key(coins: Sequence[Value], rules: Rules, fast: bool, opponent: bool) -> str:
     kind = rules.kind
     if kind == "take":
-        return "take-any" if rules.take is None or rules.take >= len(coins) else "take"
+        if rules.take is None or rules.take >= len(coins):
+            return "take-any"
+        return "take-moves" if rules.take <= TAKE_MOVES_MAX_K else "take"
     if kind == "both-ends":
         return "both-ends"
     if kind == "circular":
@@ -248,6 +253,8 @@ def variant_cost(
     cells = n * (n + 1) // 2
     key = _engine_key(coins, rules, fast, opponent)
     items = cells * (rules.players if rules.kind == "players" else 1)
+    if key == "take-moves" and rules.take is not None:
+        items = cells * (1 + rules.take)  # one list per move and side, a little each
     seconds = items * VARIANT_SUBGAME_SECONDS[key] * _number_factor(coins, items, limit, key)
     if table:
         return seconds, cells * (bytes_per_cell(coins, None) + TABLE_CODE_BYTES)
@@ -307,6 +314,12 @@ def size_text(count: int) -> str:
     return f"{count / 2**30:.1f} GiB" if count >= 2**30 else f"{count / 2**20:.1f} MiB"
 
 
+#: Largest K whose take:K tries its 2K moves per subgame along the diagonals (O(n^2 K),
+#: cache-friendly); larger K slide window maxima (O(n^2), but two deques of scattered
+#: Python objects per subgame: measured slower for K <= 3 at n = 3,000, faster from K = 8).
+TAKE_MOVES_MAX_K = 3
+
+
 # --- the general interval DP ---------------------------------------------------------------
 
 
@@ -342,6 +355,9 @@ class IntervalTable:
         if rules.kind == "take":
             if rules.take is None or rules.take >= len(self.coins):  # the same game
                 self._fill_take_any()
+            elif rules.take <= TAKE_MOVES_MAX_K:
+                self.depth = rules.take
+                self._fill_take_moves()
             else:
                 self._fill_take()
         else:
@@ -466,6 +482,42 @@ class IntervalTable:
                     values.append(take_right)
                     codes.append(3 * (j + 1 - m_right) + 1)
             previous = values
+            self._store(width, values, codes)
+
+    def _fill_take_moves(self) -> None:
+        """take:K for small K, one list per move (L1..LK, then R1..RK: the tie order) and
+        diagonal: O(n^2 K), but each list runs along a diagonal kept in memory order, which
+        beats the deques' scattered objects for K up to :data:`TAKE_MOVES_MAX_K`."""
+        n, prefix, zero = len(self.coins), self.prefix, self.zero
+        most = self.rules.take or 1
+        for width in range(n):
+            count = n - width
+            values: list[Value] = []
+            codes = array("I")
+            for side in (0, 1):
+                for taken in range(1, min(most, width + 1) + 1):
+                    child = self.values[width - taken] if taken <= width else None
+                    if side == 0:
+                        scores = [
+                            prefix[i + taken]
+                            - prefix[i]
+                            - (child[i + taken] if child is not None else zero)
+                            for i in range(count)
+                        ]
+                    else:
+                        scores = [
+                            prefix[i + width + 1]
+                            - prefix[i + width + 1 - taken]
+                            - (child[i] if child is not None else zero)
+                            for i in range(count)
+                        ]
+                    code = 3 * taken + side
+                    if not values:
+                        values, codes = scores, array("I", [code]) * count
+                        continue
+                    for i, value in enumerate(scores):
+                        if value > values[i]:
+                            values[i], codes[i] = value, code
             self._store(width, values, codes)
 
     def _fill_take_any(self) -> None:
