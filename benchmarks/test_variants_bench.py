@@ -2,9 +2,10 @@
 
     .venv/bin/python -m pytest benchmarks/test_variants_bench.py -n0 --benchmark-only
 
-Sizes: 10^3 and 10^4 coins for every variant (a size over the solve's limit, players:3 at
-10^4, runs at the largest allowed size instead); 10^7 for the O(n) ones (misère and Stone
-Game VII on the compiled reduction). ``COINROW_VARIANT_SIZES`` (comma-separated) replaces
+Sizes: 10^3 and 10^4 coins for every variant, the solve's time limit lifted explicitly
+(``max_seconds=None``; the estimate of :func:`coinrow.engines.variants.variant_cost` is
+printed beside each run); 10^7 for the O(n) ones (misère and Stone Game VII on the
+compiled reduction). ``COINROW_VARIANT_SIZES`` (comma-separated) replaces
 the quadratic variants' sizes, for a quick run (``1000``).
 """
 
@@ -16,10 +17,20 @@ from typing import Any
 import pytest
 
 from coinrow.benchmark import random_row
+from coinrow.engines.variants import variant_cost
 from coinrow.rules import Rules
-from coinrow.variants import MAX_VARIANT_WORK, solve_variant, variant_work
+from coinrow.variants import solve_variant
 
-QUADRATIC = ["circular", "both-ends", "take:3", "take:any", "reply:greedy", "players:3"]
+QUADRATIC = [
+    "circular",
+    "both-ends",
+    "take:3",
+    "take:100",
+    "take:any",
+    "reply:greedy",
+    "players:3",
+    "misere-dp",
+]
 LINEAR = ["misere", "stone-game-vii"]
 SIZES = [int(size) for size in os.environ.get("COINROW_VARIANT_SIZES", "1000,10000").split(",")]
 
@@ -27,14 +38,20 @@ SIZES = [int(size) for size in os.environ.get("COINROW_VARIANT_SIZES", "1000,100
 @pytest.mark.parametrize("n", SIZES)
 @pytest.mark.parametrize("rules", QUADRATIC)
 def test_quadratic_variant(benchmark: Any, rules: str, n: int) -> None:
-    if variant_work(n, Rules.parse(rules)) > MAX_VARIANT_WORK:
-        n = int(
-            (2 * MAX_VARIANT_WORK / variant_work(1, Rules.parse(rules))) ** 0.5
-        )  # the largest run
+    engine = "table" if rules.endswith("-dp") else "reduction"  # misere-dp: the general DP
+    rules = rules.removesuffix("-dp")
     row = random_row(n).tolist()
-    if rules == "circular":
-        solve_variant(row[:300], rules)  # load the compiled reduction first
-    benchmark.pedantic(solve_variant, args=(row, rules), rounds=1, iterations=1)
+    if rules in ("circular", "reply:greedy"):
+        solve_variant(row[:300], rules)  # load the compiled kernel first
+    estimate, _ = variant_cost(row, Rules.parse(rules), fast=engine == "reduction")
+    benchmark.extra_info["estimate_seconds"] = round(estimate, 3)
+    benchmark.pedantic(
+        solve_variant,
+        args=(row, rules),
+        kwargs={"engine_name": engine, "max_seconds": None},
+        rounds=1,
+        iterations=1,
+    )
 
 
 @pytest.mark.parametrize("n", [1000, 10_000, 10_000_000])

@@ -106,6 +106,7 @@ def test_the_pizza_agrees_with_the_oracle() -> None:
             assert set(result.first_moves) == {m for m, value in firsts.items() if value == best}
             assert result.totals[0] - result.totals[1] == best
             assert result.moves[0] in result.first_moves
+            assert result.starts == tuple(firsts[str(s)] for s in range(len(coins)))
 
 
 def test_best_reply_to_greedy_agrees_with_the_oracle() -> None:
@@ -258,3 +259,53 @@ def test_the_pizza_never_gives_the_first_player_less_than_four_ninths() -> None:
             assert Fraction(total + best, 2 * total) >= Fraction(4, 9), coins
     low = [3, 0, 3, 1, 1, 0, 0, 3, 0, 0, 0, 3, 0, 2, 1, 3, 4, 0, 1, 0, 0]
     assert Fraction(sum(low) + max(v.circular_margins(low)), 2 * sum(low)) == Fraction(12, 25)
+
+
+@pytest.mark.parametrize("take", [1, 2, 4, 7, 40])
+@pytest.mark.parametrize("windows", [True, False])
+def test_take_k_window_maxima_match_every_move_tried(
+    take: int, windows: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """take:K by window maxima (O(n^2)) and by trying every move along the diagonals (small
+    K) against trying all 2K moves in every subgame: the same margins and the same first best
+    move in tie order (left first, fewer coins first),
+    rows with many ties and rows up to 60 coins."""
+    monkeypatch.setattr(v, "TAKE_MOVES_MAX_K", 0 if windows else 10**6)
+    rules = Rules.parse(f"take:{take}")
+    for coins in itertools.chain(
+        random_rows(take, 40, 60, 0, 2), random_rows(take + 1, 40, 60, -30, 30)
+    ):
+        table = v.IntervalTable(coins, rules)
+        for i in range(len(coins)):
+            for j in range(i, len(coins)):
+                options = [
+                    (
+                        score - (table.objective_of(lo, hi) if lo <= hi else 0),
+                        v.move_text(rules, s, c),
+                    )
+                    for s, c, score, lo, hi in table._moves(i, j)
+                ]
+                best = max(value for value, _ in options)
+                assert table.objective_of(i, j) == best
+                assert table.move_of(i, j) == next(m for value, m in options if value == best)
+        solved = v.interval_solve(coins, rules)
+        assert (solved.objective, solved.moves) == (
+            table.objective_of(0, len(coins) - 1),
+            table.optimal_line(),
+        )
+
+
+def test_compiled_reply_to_greedy_agrees_with_the_python_dp() -> None:
+    """reply:greedy on int64-safe int rows of 64 coins or more runs compiled: the same
+    totals, line and first moves as the Python DP, on random rows with and without ties."""
+    pytest.importorskip("numba")
+    rng = random.Random(16)
+    for n in (64, 65, 100, 301):
+        for low, high in ((0, 3), (-(10**9), 10**9)):
+            coins = [rng.randint(low, high) for _ in range(n)]
+            compiled = v.reply_greedy_solve(coins)
+            exact = v.reply_solve(coins, v.greedy_opponent(coins))
+            assert compiled == exact
+    assert v.reply_greedy_solve([2**62] + [1] * 70) == v.reply_solve(
+        [2**62] + [1] * 70, v.greedy_opponent([2**62] + [1] * 70)
+    )  # too large for int64 arithmetic: the exact path

@@ -97,10 +97,33 @@ def test_reply_takes_any_deterministic_strategy() -> None:
     )
 
 
-def test_variant_work_is_bounded() -> None:
-    with pytest.raises(coinrow.RowTooLongError, match="limit"):
+def test_variant_cost_is_bounded_before_it_is_paid(capsys: pytest.CaptureFixture[str]) -> None:
+    from coinrow.engines.variants import variant_cost
+
+    with pytest.raises(coinrow.CostLimitError, match="over the limit of 60 seconds") as caught:
         solve_variant([1] * 20_000, "both-ends")
-    assert solve_variant([1] * 20_000, "misere").totals == (10_000, 10_000)
+    assert caught.value.limit == 60 and caught.value.seconds > 60
+    with pytest.raises(coinrow.CostLimitError, match="take:3 would take"):
+        solve([1] * 3000, rules="take:3", max_seconds=0.5)
+    with pytest.raises(coinrow.RowTooLongError, match=r"of move codes, over the 1\.0 MiB budget"):
+        solve_variant([1] * 1000, "take:any", max_seconds=None, memory_budget=2**20)
+    with pytest.raises(coinrow.CostLimitError, match="a table of 3,000 coins under misere"):
+        Table([1] * 3000, rules="misere", max_seconds=0.5)
+    with pytest.raises(coinrow.TableTooLargeError, match=r"over the 1\.0 MiB budget"):
+        Table([1] * 300, rules="take:2", memory_budget=2**20)
+    assert solve_variant([1] * 20_000, "misere").totals == (10_000, 10_000)  # O(n): no limit
+    # every engine has a cost: the pizza compiled is cheaper than in Python; Fractions dearer
+    ints, pizza = [1] * 2000, Rules.parse("circular")
+    assert variant_cost(ints, pizza)[0] < variant_cost(ints, pizza, fast=False)[0] / 10
+    fractions = [Fraction(1, k) for k in range(1, 2001)]
+    assert (
+        variant_cost(fractions, Rules.parse("both-ends"))[0]
+        > 5 * variant_cost(ints, Rules.parse("both-ends"))[0]
+    )
+    assert main(["solve", "--rules", "take:any", *["1"] * 20_000]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--no-limit runs it anyway" in err
+    assert main(["solve", "--rules", "take:any", "--no-limit", "--json", "1", "2", "3"]) == 0
 
 
 def test_variant_tables() -> None:
@@ -143,7 +166,7 @@ def test_cli_table_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
         "player": None,
     }
     assert main(["table", "--rules", "misere", "1", "2", "3"]) == 0
-    assert "Every subgame" in capsys.readouterr().out
+    assert "1 2 3 under misere: the first player's margin" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(
@@ -153,7 +176,7 @@ def test_cli_table_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
         (["solve", "--rules", "take:0"], "take:0"),
         (["table", "--rules", "circular"], "rules circular have no table"),
         (["table", "--rules", "players:3"], "no table"),
-        (["table", "--rules", "misere", "--svg", "x.svg"], "plain game only"),
+        (["table", "--rules", "misere", "--highlight", "B"], "'B' is not a move"),
     ],
 )
 def test_cli_rules_errors_exit_2_with_one_line(

@@ -11,12 +11,15 @@ and the JSON form (:func:`table_data`) all draw from this model; every number co
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from .engines.table import Table
 from .errors import PictureError, RowTooLongError, SubgameError
 from .game import Player, Position, parse_moves, taken_indices
 from .numbers import Value, exact_arithmetic, format_value, json_value, zero_like
+
+if TYPE_CHECKING:
+    from .engines.variants import IntervalTable
 
 #: Longest row a picture shows (40 coins: 820 cells).
 MAX_COINS = 40
@@ -261,3 +264,146 @@ def table_data(table: Table) -> dict[str, Any]:
             for cell in cells(table)
         ],
     }
+
+
+# --- the triangle of a variant (coinrow.Table(coins, rules=R), an IntervalTable) ----------
+
+
+class VariantCell(NamedTuple):
+    """One subgame ``i..j`` of a variant's table as drawn: the number shown (the mover's
+    margin in what the rules score, or the coins the mover takes), every optimal move as one
+    text (``L2 R1``, ``LR``, ``B``), and whose turn it is (None under ``take`` and
+    ``both-ends``, where that depends on the line)."""
+
+    i: int
+    j: int
+    value: Value
+    moves: str
+    player: Player | None
+
+
+def variant_view(table: IntervalTable, view: str) -> View:
+    """The view of a variant's triangle: ``margin`` (the mover's margin in what the rules
+    score) or ``total`` (the coins the mover takes; not under Stone Game VII, whose points
+    follow the line) (O(1)).
+
+    >>> variant_view(Table([1, 2], rules="stone-game-vii"), "total")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.PictureError: rules stone-game-vii: cells show margins only (points follow the line)
+    """  # noqa: E501
+    if view not in ("total", "margin"):
+        raise PictureError(f"rules {table.rules}: a cell shows its total or margin, not {view!r}")
+    if view == "total" and table.rules.kind == "stone-game-vii":
+        raise PictureError(f"rules {table.rules}: cells show margins only (points follow the line)")
+    return "total" if view == "total" else "margin"
+
+
+def variant_cells(table: IntervalTable, view: str = "margin") -> list[VariantCell]:
+    """Every cell of a variant's table, widest subgame first, left to right (O(n^2); the
+    moves of each cell O(moves)).
+
+    >>> variant_cells(Table([1, 2, 3], rules="take:2"))[:2]
+    [VariantCell(i=0, j=2, value=4, moves='R2', player=None), VariantCell(i=0, j=1, value=3, moves='L2 R2', player=None)]
+    """  # noqa: E501
+    chosen = variant_view(table, view)
+    n = len(table)
+    single = table.rules.single_coin_moves
+    result = []
+    for width in range(n, 0, -1):
+        for i in range(n - width + 1):
+            j = i + width - 1
+            value = table.value_of(i, j) if chosen == "total" else table.margin_of(i, j)
+            player: Player | None = ("first", "second")[(n - width) % 2] if single else None
+            result.append(VariantCell(i, j, value, table.moves_of(i, j), player))
+    return result
+
+
+def variant_marked(table: IntervalTable, highlight: str | None) -> Marked:
+    """The cells a line of the rules' moves (``L2 R1``, ``LRB``, ``best``: the table's own
+    optimal line) passes through and the moves it plays from them (O(n)); a move the rules do
+    not allow, or a line longer than the row, raises a
+    :class:`~coinrow.errors.CoinrowError`.
+
+    >>> marked = variant_marked(Table([1, 2, 3, 4], rules="take:2"), "R2 L1")
+    >>> sorted(marked.cells), sorted(marked.moves)
+    ([(0, 1), (0, 3), (1, 1)], [(0, 1, 'L1'), (0, 3, 'R2')])
+    """
+    from .engines.variants import advance, parse_move
+
+    if highlight is None:
+        return Marked(frozenset(), frozenset())
+    moves = table.optimal_line() if highlight == "best" else split_moves(highlight)
+    lo, hi = 0, len(table) - 1
+    marked_cells, marked_moves = set(), set()
+    for move in moves:
+        if lo > hi:
+            raise PictureError(f"the line {highlight!r} is longer than the game")
+        side, count = parse_move(table.rules, move)
+        if count > hi - lo + 1 or (side == 2 and lo == hi):
+            raise PictureError(f"move {move} of {highlight!r} takes more coins than are left")
+        marked_cells.add((lo, hi))
+        marked_moves.add((lo, hi, move))
+        lo, hi = advance(lo, hi, side, count)
+    if lo <= hi:
+        marked_cells.add((lo, hi))
+    return Marked(frozenset(marked_cells), frozenset(marked_moves))
+
+
+def split_moves(text: str) -> list[str]:
+    """The moves of a line's text: separated by spaces or commas (``L2 R1``), or one letter
+    each when run together (``LRB``) (O(len)).
+
+    >>> split_moves("L2 R1"), split_moves("LRB"), split_moves("l2,r")
+    (['L2', 'R1'], ['L', 'R', 'B'], ['L2', 'R'])
+    """
+    parts = text.replace(",", " ").upper().split()
+    if len(parts) == 1 and parts[0].isalpha():
+        return list(parts[0])
+    return parts
+
+
+def variant_title(table: IntervalTable) -> str:
+    """The picture's title: the coins (or their count), the rules and the first player's
+    margin (O(n)).
+
+    >>> variant_title(Table([1, 2, 3, 4], rules="take:2"))
+    "1 2 3 4 under take:2: the first player's margin 4, line R2 L2"
+    """
+    n = len(table)
+    shown = " ".join(format_value(coin) for coin in table.coins)
+    head = shown if len(shown) <= 40 else f"{n} coins"
+    if not n:
+        return f"no coins under {table.rules}"
+    margin = format_value(table.margin_of(0, n - 1))
+    return f"{head} under {table.rules}: the first player's margin {margin}, line {table.line}"
+
+
+#: What a variant's cell shows, per view.
+VARIANT_VIEW_WORDS = {
+    "margin": "the mover's margin in what the rules score",
+    "total": "the most coins the mover can take",
+}
+
+
+def describe_variant(table: IntervalTable, cell: VariantCell) -> str:
+    """One sentence about a variant's cell, its tooltip (O(j - i)).
+
+    >>> table = Table([1, 2, 3], rules="take:2")
+    >>> describe_variant(table, variant_cells(table)[0])
+    'coins 1..3 (1 2 3): the mover takes 5 at best, margin 4; best move: R2'
+    """
+    i, j = cell.i, cell.j
+    shown = [format_value(coin) for coin in table.coins[i : j + 1]]
+    row = " ".join(shown if len(shown) <= 8 else [*shown[:3], "…", *shown[-3:]])
+    who = f"{cell.player} player to move" if cell.player else "the mover"
+    margin = format_value(table.margin_of(i, j))
+    if table.rules.kind == "stone-game-vii":
+        gets = f"{who}: margin {margin} in points"
+    else:
+        verb = "gets" if cell.player else "takes"
+        gets = f"{who} {verb} {format_value(table.value_of(i, j))} at best, margin {margin}"
+    several = " " in cell.moves or (cell.moves == "LR")
+    return (
+        f"coins {i + 1}..{j + 1} ({row}): {gets}; best move{'s' if several else ''}: {cell.moves}"
+    )

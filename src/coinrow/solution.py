@@ -279,7 +279,7 @@ def solve(
         if not chosen.is_plain:
             from .variants import solve_variant
 
-            return solve_variant(coins, chosen, engine_name=engine)
+            return solve_variant(coins, chosen, engine_name=engine, max_seconds=max_seconds)
     row = kernel_row(coins, KERNEL_MIN_LENGTH.get(engine), checked=engine != "reduction")
     if row is not None and engine == "reduction":
         solved = reduction.solve_int64(row)  # checks int64 safety in its second thread

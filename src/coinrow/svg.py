@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .diagram import (
     MAX_COINS,
@@ -35,6 +35,10 @@ from .diagram import (
 from .engines.table import Table
 from .errors import PictureError
 from .numbers import format_value
+
+if TYPE_CHECKING:
+    from .engines.variants import IntervalTable
+    from .variants import VariantSolution
 
 #: Colours: the first player's turn, the second player's turn, the highlighted line.
 FIRST_COLOR, SECOND_COLOR, HIGHLIGHT_COLOR = "#1f5fbf", "#17803a", "#e8590c"
@@ -405,3 +409,286 @@ def repr_html(shown: object, coins: Sequence[object] | Table, highlight: Highlig
         note = f"No diagram: pictures show at most {MAX_COINS} coins."
         return f"<pre>{html.escape(str(shown))}</pre><p><em>{note}</em></p>"
     return f'<div class="coinrow-diagram" style="overflow-x: auto">{svg}</div>'
+
+
+# --- the triangle of a variant ------------------------------------------------------------
+
+#: Cells of variants where whose turn it is depends on the line (``take``, ``both-ends``).
+NEUTRAL_COLOR, NEUTRAL_FILL = "#444444", "#f0f0f0"
+#: Height of the moves' label under a variant's cell, inside the gap.
+MOVES_FONT = 11.0
+
+
+def variant_triangle(
+    table: IntervalTable,
+    view: str = "margin",
+    highlight: str | None = None,
+    size: int | None = None,
+) -> SvgDiagram:
+    """The triangle of every subgame of a variant's table (``coinrow.Table(coins,
+    rules=R)``, at most 40 coins) (O(n^2)): each cell shows the mover's margin in what the
+    rules score (``view="total"``: the coins the mover takes) and, under it, every optimal
+    move (``L2 R1``, ``B``); coloured by whose turn it is where the rules fix it (one-coin
+    moves), grey otherwise. ``highlight`` is a line of the rules' moves or ``"best"``.
+
+    Every cell is a ``<g class="cell">`` with ``data-i``, ``data-j``, ``data-value``,
+    ``data-moves`` and ``data-player`` (empty when it depends on the line).
+
+    >>> from coinrow.engines.table import Table
+    >>> svg = variant_triangle(Table([1, 2, 3, 4], rules="take:2"), highlight="best")
+    >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="4" data-moves="R2"' in svg
+    (10, True)
+    """
+    from .diagram import (
+        VARIANT_VIEW_WORDS,
+        check_length,
+        describe_variant,
+        split_moves,
+        variant_cells,
+        variant_marked,
+        variant_title,
+        variant_view,
+    )
+
+    chosen = variant_view(table, view)
+    check_length(len(table))
+    marked = variant_marked(table, highlight)
+    n = len(table)
+    shown = variant_cells(table, chosen)
+    pitch = pitch_for(
+        [format_value(c.value) for c in shown] + list(map(format_value, table.coins)), n
+    )
+    width = max(MIN_WIDTH, n * pitch + 2 * PAD)
+    scale = (size if size is not None else default_size(n, width)) / width
+    if scale <= 0:
+        raise PictureError(f"size must be a positive number of pixels, not {size}")
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "class": "coinrow-triangle",
+            "data-view": chosen,
+            "data-rules": str(table.rules),
+            "data-coins": str(n),
+            "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
+            "role": "img",
+        },
+    )
+    heading = variant_title(table)
+    words = f"Each cell: {VARIANT_VIEW_WORDS[chosen]}; below it, every optimal move"
+    _element(root, "title").text = heading
+    _element(root, "desc").text = (
+        f"{words} (L2: take two coins from the left, B: both ends). The coins lie along the "
+        "bottom; each cell stands above the coins of its subgame."
+    )
+    background = _element(root, "rect", x=0, y=0, width=width, fill="white")
+    font = min(
+        LEGEND_PX / scale, (width - 2 * PAD) / (TEXT_EM * max(LEGEND_CHARACTERS, len(words)))
+    )
+    legend = _element(root, "g", class_="legend", font_size=font, fill="#222")
+    y = PAD + font
+    head_font = min(font, (width - 2 * PAD) / (BOLD_TEXT_EM * len(heading)))
+    _element(legend, "text", x=PAD, y=y, font_size=head_font, font_weight="bold").text = heading
+    y += 1.45 * font
+    _element(legend, "text", x=PAD, y=y).text = words
+    single = table.rules.single_coin_moves
+    if single:
+        y += 1.45 * font
+        x = PAD
+        for player in ("first", "second"):
+            text = f"{player} player to move"
+            color, swatch = PLAYER_COLORS[player], CELL_FILLS[player]
+            _element(legend, "rect", x=x, y=y - 0.8 * font, width=font, height=font,
+                     fill=swatch, stroke=color, stroke_width=2)  # fmt: skip
+            _element(legend, "text", x=x + 1.4 * font, y=y, fill=color).text = text
+            x += (1.4 + TEXT_EM * (len(text) + 3)) * font
+    if marked.cells:
+        y += 1.45 * font
+        _element(legend, "rect", x=PAD, y=y - 0.8 * font, width=font, height=font, fill="none",
+                 stroke=HIGHLIGHT_COLOR, stroke_width=3)  # fmt: skip
+        _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "highlighted cells and moves"
+    layout = _Layout(n, pitch, (width - n * pitch) / 2, y + 0.4 * font + PAD)
+    height = layout.coin_top() + COIN_HEIGHT + PAD if n else y + PAD
+    background.set("height", _fmt(height))
+    root.set("viewBox", f"0 0 {_fmt(width)} {_fmt(height)}")
+    root.set("width", _fmt(width * scale))
+    root.set("height", _fmt(height * scale))
+    box = layout.box_width
+    for cell in shown:
+        i, j = cell.i, cell.j
+        color = PLAYER_COLORS[cell.player] if cell.player else NEUTRAL_COLOR
+        fill = CELL_FILLS[cell.player] if cell.player else NEUTRAL_FILL
+        attributes = {
+            "class": "cell",
+            "data-i": str(i),
+            "data-j": str(j),
+            "data-value": format_value(cell.value),
+            "data-moves": cell.moves,
+            "data-player": cell.player or "",
+        }
+        lit = (i, j) in marked.cells
+        if lit:
+            attributes["data-highlight"] = "1"
+        group = ET.SubElement(root, "g", attributes)
+        _element(group, "title").text = describe_variant(table, cell)
+        x, top = layout.center(i, j), layout.box_top(i, j)
+        _element(group, "rect", x=x - box / 2, y=top, width=box, height=BOX_HEIGHT, rx=4,
+                 fill=fill, stroke=HIGHLIGHT_COLOR if lit else color,
+                 stroke_width=3.5 if lit else 1.2)  # fmt: skip
+        text, size_ = fit_text(format_value(cell.value), box - 6, LARGEST_FONT, SMALLEST_FONT)
+        _element(group, "text", x=x, y=top + BOX_HEIGHT / 2 + 0.35 * size_, font_size=size_,
+                 text_anchor="middle", fill="#111").text = text  # fmt: skip
+        played = [move for (lo, hi, move) in marked.moves if (lo, hi) == (i, j)]
+        mistake = played and played[0] not in split_moves(cell.moves)
+        label = f"{cell.moves} ({played[0]}?)" if mistake else cell.moves
+        moves, moves_font = fit_text(label, pitch - 2, MOVES_FONT, 6.0, TEXT_EM)
+        _element(group, "text", class_="moves", x=x, y=top + BOX_HEIGHT + GAP * 0.72,
+                 font_size=moves_font, text_anchor="middle",
+                 fill=HIGHLIGHT_COLOR if played else color,
+                 font_weight="bold" if played else "normal").text = moves  # fmt: skip
+    _draw_coins(root, table, layout)  # type: ignore[arg-type]
+    return SvgDiagram(ET.tostring(root, encoding="unicode"))
+
+
+# --- the pizza as a ring ------------------------------------------------------------------
+
+#: Radius of the ring, in user units; the margins are written just outside it.
+RING_RADIUS = 150.0
+PIZZA_FILL, PIZZA_STROKE, BEST_FILL = "#f6d365", "#a07a12", "#fbe3a1"
+
+
+def ring(solution: VariantSolution, size: int | None = None) -> SvgDiagram:
+    """The pizza of a solution under ``circular`` rules as a ring of at most 40 slices
+    (O(n)): each slice a wedge with its value, clockwise from slice 0 at the top; outside it
+    the first player's margin when the game starts with that slice (``solution.starts``),
+    and the optimal first slices outlined in orange. ``size`` is the width in pixels.
+
+    Every slice is a ``<g class="slice">`` with ``data-slice`` (0-based), ``data-value``,
+    ``data-margin`` and ``data-best`` (``1`` for an optimal first slice).
+
+    >>> from coinrow.variants import solve_variant
+    >>> svg = ring(solve_variant([1, 2, 3, 4], "circular"))
+    >>> svg.count('class="slice"'), 'data-slice="1" data-value="2" data-margin="2"' in svg
+    (4, True)
+    """
+    import math
+
+    from .diagram import check_length
+    from .numbers import exact_arithmetic, halve
+
+    if solution.starts is None:
+        raise PictureError(f"rules {solution.rules}: only the pizza (circular) is drawn as a ring")
+    n = solution.n
+    check_length(n)
+    best = {int(move) for move in solution.first_moves.split()}
+    margin = solution.margin
+    heading = (
+        f"Pizza of {n} slice{'s' if n != 1 else ''}: best first slice "
+        f"{' or '.join(str(s) for s in sorted(best)) or 'none'}, "
+        f"the first player's margin {format_value(margin if margin is not None else 0)}"
+    )
+    words = "Each slice: its value; outside: the first player's margin when it is eaten first"
+    width = 2 * (RING_RADIUS + 70)
+    scale = (size if size is not None else 480) / width
+    if scale <= 0:
+        raise PictureError(f"size must be a positive number of pixels, not {size}")
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "class": "coinrow-ring",
+            "data-rules": str(solution.rules),
+            "data-coins": str(n),
+            "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
+            "role": "img",
+        },
+    )
+    _element(root, "title").text = heading
+    _element(root, "desc").text = (
+        f"{words}. Slices are numbered clockwise from 0 at the top; after the first slice "
+        "each player eats a slice next to the eaten part. Optimal first slices are outlined."
+    )
+    background = _element(root, "rect", x=0, y=0, width=width, fill="white")
+    font = min(LEGEND_PX / scale, (width - 2 * PAD) / (TEXT_EM * len(words)))
+    legend = _element(root, "g", class_="legend", font_size=font, fill="#222")
+    y = PAD + font
+    head_font = min(font, (width - 2 * PAD) / (BOLD_TEXT_EM * len(heading)))
+    _element(legend, "text", x=PAD, y=y, font_size=head_font, font_weight="bold").text = heading
+    y += 1.45 * font
+    _element(legend, "text", x=PAD, y=y).text = words
+    y += 1.45 * font
+    _element(legend, "rect", x=PAD, y=y - 0.8 * font, width=font, height=font, fill=BEST_FILL,
+             stroke=HIGHLIGHT_COLOR, stroke_width=3)  # fmt: skip
+    _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "optimal first slice"
+    cx, cy = width / 2, y + PAD + RING_RADIUS + 40
+    height = cy + RING_RADIUS + 40 + PAD
+    background.set("height", _fmt(height))
+    root.set("viewBox", f"0 0 {_fmt(width)} {_fmt(height)}")
+    root.set("width", _fmt(width * scale))
+    root.set("height", _fmt(height * scale))
+    total = sum(solution.coins, 0 * solution.coins[0]) if n else 0
+
+    def point(angle: float, radius: float) -> tuple[float, float]:
+        return cx + radius * math.sin(angle), cy - radius * math.cos(angle)
+
+    step = 2 * math.pi / max(n, 1)
+    label_room = min(2 * math.pi * 0.62 * RING_RADIUS / max(n, 1), 0.7 * RING_RADIUS) - 4
+    ordered = sorted(range(n), key=lambda s: s in best)  # outlines drawn last, on top
+    for s in ordered:
+        value, start_margin = solution.coins[s], solution.starts[s]
+        with exact_arithmetic():
+            first_total = halve(total + start_margin)
+        chosen = s in best
+        group = _element(root, "g", class_="slice", data_slice=s, data_value=format_value(value),
+                         data_margin=format_value(start_margin), data_best=int(chosen))  # fmt: skip
+        _element(group, "title").text = (
+            f"slice {s}: {format_value(value)}; eaten first, the first player gets "
+            f"{format_value(first_total)} (margin {format_value(start_margin)})"
+            + ("; an optimal first slice" if chosen else "")
+        )
+        stroke = {"stroke": HIGHLIGHT_COLOR if chosen else PIZZA_STROKE,
+                  "stroke_width": 4 if chosen else 1.5}  # fmt: skip
+        fill = BEST_FILL if chosen else PIZZA_FILL
+        if n == 1:
+            _element(group, "circle", cx=cx, cy=cy, r=RING_RADIUS, fill=fill, **stroke)
+        else:
+            x0, y0 = point(s * step, RING_RADIUS)
+            x1, y1 = point((s + 1) * step, RING_RADIUS)
+            large = 1 if step > math.pi else 0
+            arc = f"A{_fmt(RING_RADIUS)} {_fmt(RING_RADIUS)} 0 {large} 1 {_fmt(x1)} {_fmt(y1)}"
+            wedge = f"M{_fmt(cx)} {_fmt(cy)} L{_fmt(x0)} {_fmt(y0)} {arc} Z"
+            _element(group, "path", fill=fill, stroke_linejoin="round", d=wedge, **stroke)
+        middle = (s + 0.5) * step if n > 1 else 0.0
+        tx, ty = point(middle, 0.62 * RING_RADIUS if n > 1 else 0)
+        text, size_ = fit_text(format_value(value), label_room, 20, SMALLEST_FONT, BOLD_DIGIT_EM)
+        _element(group, "text", x=tx, y=ty + 0.35 * size_, font_size=size_, text_anchor="middle",
+                 font_weight="bold", fill="#3d2c00").text = text  # fmt: skip
+        mx, my = point(middle, RING_RADIUS + 24)
+        shown = format_value(start_margin)
+        text, size_ = fit_text(shown, 58, 14, SMALLEST_FONT, DIGIT_EM)
+        _element(group, "text", class_="margin", x=mx, y=my + 0.35 * size_, font_size=size_,
+                 text_anchor="middle", fill=HIGHLIGHT_COLOR if chosen else "#222",
+                 font_weight="bold" if chosen else "normal").text = text  # fmt: skip
+        ix, iy = point(middle, RING_RADIUS * 0.9 if n > 1 else 0.5 * RING_RADIUS)
+        if n <= 24:
+            _element(group, "text", class_="index", x=ix, y=iy + 3, font_size=8,
+                     text_anchor="middle", fill="#5c4500").text = str(s)  # fmt: skip
+    return SvgDiagram(ET.tostring(root, encoding="unicode"))
+
+
+def repr_variant_svg(shown: IntervalTable | VariantSolution) -> str | None:
+    """Jupyter's ``_repr_svg_`` of a variant's table (its triangle) or of a pizza's solution
+    (its ring); None over 40 coins or for other solutions, so IPython shows the text form
+    (O(n^2) for a table, O(n) for a ring).
+
+    >>> from coinrow.variants import solve_variant
+    >>> repr_variant_svg(solve_variant([1, 2, 3], "misere")) is None
+    True
+    """
+    from .variants import VariantSolution
+
+    if len(shown) > MAX_COINS:
+        return None
+    if isinstance(shown, VariantSolution):
+        return str(ring(shown)) if shown.starts is not None else None
+    return str(variant_triangle(shown, highlight="best"))

@@ -13,12 +13,17 @@ triangle needs ``n * width`` columns: :func:`columns` says how many before drawi
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 
 from .diagram import Highlight, View, cells, check_view, picture_table, resolve_highlight, title
 from .engines.table import Table
 from .numbers import format_value
+
+if TYPE_CHECKING:
+    from .engines.variants import IntervalTable
+    from .variants import VariantSolution
 
 PLAYER_STYLES = {"first": "bold blue", "second": "bold green"}
 HIGHLIGHT_STYLE = "bold dark_orange"
@@ -138,3 +143,158 @@ VIEW_WORDS = {
     "first": "the first player's points from these coins",
 }
 MOVE_LEGEND = "↘ take the left coin, ↙ take the right coin"
+
+
+# --- variants -------------------------------------------------------------------------------
+
+
+def variant_triangle(
+    table: IntervalTable, view: str = "margin", highlight: str | None = None
+) -> Text:
+    """The triangle of a variant's table (``coinrow.Table(coins, rules=R)``, at most 40
+    coins) as styled text (O(n^2)): each cell's number (the mover's margin in what the rules
+    score, or with ``view="total"`` the coins the mover takes) with its optimal moves under
+    it; blue/green by whose turn it is where the rules fix it. ``highlight``: a line of the
+    rules' moves or ``"best"``, shown reversed and orange.
+
+    >>> from coinrow.engines.table import Table
+    >>> print(variant_triangle(Table([1, 2, 3], rules="both-ends")))
+    1 2 3 under both-ends: the first player's margin 2, line BL
+    cells: the mover's margin in what the rules score; under each, every optimal move
+         2
+         B
+       3   5
+       B   B
+     1   2   3
+     LR  LR  LR
+    ------------
+     1   2   3
+    """
+    from .diagram import (
+        VARIANT_VIEW_WORDS,
+        check_length,
+        split_moves,
+        variant_cells,
+        variant_marked,
+        variant_title,
+        variant_view,
+    )
+
+    chosen = variant_view(table, view)
+    check_length(len(table))
+    marked = variant_marked(table, highlight)
+    n = len(table)
+    shown = variant_cells(table, chosen)
+    width = variant_cell_width(table, chosen)
+    lines_per_cell = 1 + max((len(_move_lines(c.moves, width)) for c in shown), default=0)
+    canvas = _Canvas(lines_per_cell * n + 2, n * width)
+    for cell in shown:
+        size = cell.j - cell.i + 1
+        row = lines_per_cell * (n - size)
+        left = (size - 1) * width // 2 + cell.i * width
+        style = PLAYER_STYLES[cell.player] if cell.player else "bold"
+        if (cell.i, cell.j) in marked.cells:
+            style += " reverse"
+        text = format_value(cell.value)
+        canvas.put(row, left + (width - len(text)) // 2, text, style)
+        played = {move for lo, hi, move in marked.moves if (lo, hi) == (cell.i, cell.j)}
+        optimal = set(split_moves(cell.moves))
+        moves_style = HIGHLIGHT_STYLE if played & optimal else style.replace(" reverse", "")
+        for offset, part in enumerate(_move_lines(cell.moves, width), start=1):
+            canvas.put(row + offset, left + (width - len(part)) // 2, part, moves_style)
+    canvas.put(lines_per_cell * n, 0, "-" * (n * width))
+    for index, coin in enumerate(table.coins):
+        text = format_value(coin)
+        canvas.put(lines_per_cell * n + 1, index * width + (width - len(text)) // 2, text, "bold")
+    legend = [
+        Text(variant_title(table), style="bold"),
+        Text(f"cells: {VARIANT_VIEW_WORDS[chosen]}; under each, every optimal move"),
+    ]
+    if table.rules.single_coin_moves:
+        players = Text()
+        players.append("blue: first player to move", style=PLAYER_STYLES["first"])
+        players.append(", ")
+        players.append("green: second player to move", style=PLAYER_STYLES["second"])
+        legend.append(players)
+    if marked.cells:
+        legend.append(Text("reversed cells: the highlighted line", style=HIGHLIGHT_STYLE))
+    return Text("\n").join([*legend, *(canvas.lines() if n else [])])
+
+
+def _move_lines(moves: str, width: int) -> list[str]:
+    """A cell's moves wrapped to its width, space-separated."""
+    lines: list[str] = []
+    for part in moves.split():
+        if lines and len(lines[-1]) + 1 + len(part) <= width:
+            lines[-1] += " " + part
+        else:
+            lines.append(part)
+    return lines or [""]
+
+
+def variant_cell_width(table: IntervalTable, view: str = "margin") -> int:
+    """Characters per cell of a variant's triangle: the longest number, or move, plus one
+    (O(n^2)).
+
+    >>> from coinrow.engines.table import Table
+    >>> variant_cell_width(Table([1, 2, 3], rules="take:2"))
+    4
+    """
+    from .diagram import variant_cells
+
+    shown = variant_cells(table, view)
+    texts = [format_value(cell.value) for cell in shown]
+    texts += [format_value(coin) for coin in table.coins]
+    texts += [move for cell in shown for move in cell.moves.split()]
+    return max(4, max(map(len, texts), default=1) + 2)
+
+
+def variant_columns(table: IntervalTable, view: str = "margin") -> int:
+    """Terminal columns a variant's triangle needs (O(n^2))."""
+    return len(table) * variant_cell_width(table, view)
+
+
+def ring(solution: VariantSolution) -> Text:
+    """The pizza of a solution under ``circular`` rules in compact text (O(n)): each slice
+    (clockwise from 0), its value and the first player's margin when it is eaten first,
+    the optimal first slices starred, in columns of at most 20 slices.
+
+    >>> from coinrow.variants import solve_variant
+    >>> print(ring(solve_variant([1, 2, 3, 4], "circular")))
+    pizza of 4 slices, clockwise: best first slice 1 or 3 (*), the first player's margin 2
+    slice    0  1*  2  3*
+    value    1   2  3   4
+    margin  -2   2  0   2
+    """
+    from .errors import PictureError
+
+    if solution.starts is None:
+        raise PictureError(f"rules {solution.rules}: only the pizza (circular) is drawn as a ring")
+    best = {int(move) for move in solution.first_moves.split()}
+    n = solution.n
+    margin = solution.margin if solution.margin is not None else 0
+    head = (
+        f"pizza of {n} slice{'s' if n != 1 else ''}, clockwise: best first slice "
+        f"{' or '.join(str(s) for s in sorted(best)) or 'none'} (*), "
+        f"the first player's margin {format_value(margin)}"
+    )
+    lines = [Text(head, style="bold")]
+    for start in range(0, n, 20):
+        chunk = range(start, min(start + 20, n))
+        columns = [
+            (
+                f"{s}*" if s in best else str(s),
+                format_value(solution.coins[s]),
+                format_value(solution.starts[s]),
+            )
+            for s in chunk
+        ]
+        widths = [max(map(len, column)) for column in columns]
+        for index, label in enumerate(("slice ", "value ", "margin")):
+            line = Text(label)
+            for (texts, width), s in zip(zip(columns, widths, strict=True), chunk, strict=True):
+                cell = texts[index]
+                line.append("  " + cell.rjust(width), style=HIGHLIGHT_STYLE if s in best else None)
+            line.rstrip()
+            lines.append(line)
+    return Text("\n").join(lines)

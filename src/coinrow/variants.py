@@ -8,19 +8,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .engines import ENGINES
+from .engines import ENGINES, MAX_SECONDS
 from .engines import variants as kernels
-from .errors import RowTooLongError, UnknownEngineError, UnsupportedRulesError
+from .engines.table import MEMORY_BUDGET
+from .errors import UnknownEngineError, UnsupportedRulesError
 from .game import Position
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_value
 from .rules import Rules, coerce_rules
-
-#: Most subgames (times the coins a move may take, for ``take:K``) a quadratic variant engine
-#: fills before it refuses the row: about a minute of pure Python (about 1 microsecond each).
-MAX_VARIANT_WORK = 6 * 10**7
-
-#: The pizza's compiled reductions (int64-safe int rows) cost about 1/200 of a Python subgame.
-COMPILED_PIZZA_FACTOR = 200
 
 #: Engines per rules kind: the fast path (used for ``engine="reduction"``) and the general DP.
 FAST_PATHS = {"misere": "reduction", "stone-game-vii": "reduction", "circular": "reduction"}
@@ -48,7 +42,17 @@ class VariantSolution:
     <VariantSolution of 5 coins under stone-game-vii by reduction: first 18, second 12, first wins by 6>
     """  # noqa: E501
 
-    __slots__ = ("coins", "engine", "first_moves", "moves", "n", "objective", "rules", "totals")
+    __slots__ = (
+        "coins",
+        "engine",
+        "first_moves",
+        "moves",
+        "n",
+        "objective",
+        "rules",
+        "starts",
+        "totals",
+    )
 
     coins: tuple[Value, ...]
     rules: Rules
@@ -58,6 +62,8 @@ class VariantSolution:
     moves: tuple[str, ...]
     first_moves: str
     n: int
+    #: The pizza: the first player's margin after each first slice (slice 0 first); else None.
+    starts: tuple[Value, ...] | None
 
     def __init__(
         self, coins: Sequence[Value], rules: Rules, result: kernels.VariantResult, engine_name: str
@@ -71,6 +77,7 @@ class VariantSolution:
             "moves": result.moves,
             "first_moves": kernels.join_moves(result.first_moves),
             "n": len(coins),
+            "starts": result.starts,
         }
         for name, value in values.items():
             object.__setattr__(self, name, value)
@@ -135,15 +142,25 @@ class VariantSolution:
         """The pizza's first slice (0-based), None under other rules (O(1))."""
         return int(self.moves[0]) if self.rules.kind == "circular" and self.moves else None
 
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the pizza as a ring (:func:`coinrow.svg.ring`); None under other rules
+        or over 40 slices (O(n))."""
+        from .svg import repr_variant_svg
+
+        return repr_variant_svg(self)
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(n)): ``rules``, ``n``, ``coins``, ``engine``, ``totals``,
         ``first_total``, ``second_total``, ``margin`` (null for more than two players),
         ``objective``, ``outcome``, ``winners``, ``line``, ``moves``, ``first_moves``,
-        ``start`` (the pizza's first slice, else null) and ``tie_break`` (``players`` only,
-        else null).
+        ``start`` (the pizza's first slice, else null), ``starts`` (the pizza: the first
+        player's margin after each first slice, slice 0 first; else null) and ``tie_break``
+        (``players`` only, else null).
 
         >>> solve_variant([1, 2, 3, 4], "take:any").to_dict()["moves"]
         ['L4']
+        >>> solve_variant([1, 2, 3, 4], "circular").to_dict()["starts"]
+        [-2, 2, 0, 2]
         """
 
         def exact(value: Value | None) -> int | str | None:
@@ -165,6 +182,7 @@ class VariantSolution:
             "moves": list(self.moves),
             "first_moves": self.first_moves,
             "start": self.start,
+            "starts": None if self.starts is None else [json_value(m) for m in self.starts],
             "tie_break": self.rules.tie_break if self.rules.kind == "players" else None,
         }
 
@@ -182,17 +200,15 @@ class VariantSolution:
 
 
 def variant_work(n: int, rules: Rules) -> int:
-    """Subgames (times the coins a move may take) the quadratic engine of the rules fills
-    (O(1)); 0 for the O(n) fast paths.
+    """Subgames (times the players for ``players:p``) the quadratic engine of the rules
+    fills (O(1)); 0 for the O(n) fast paths.
 
     >>> variant_work(1000, Rules.parse("take:3")), variant_work(1000, Rules.parse("misere"))
-    (1501500, 0)
+    (500500, 0)
     """
     if rules.kind in ("misere", "stone-game-vii"):
         return 0
     cells = n * (n + 1) // 2
-    if rules.kind == "take" and rules.take is not None:
-        return cells * min(rules.take, max(n, 1))
     if rules.kind == "players":
         return cells * rules.players
     return cells
@@ -204,24 +220,37 @@ def solve_variant(
     *,
     engine_name: str = "reduction",
     opponent: PositionStrategy | None = None,
+    max_seconds: float | None = MAX_SECONDS,
+    memory_budget: int | None = None,
 ) -> VariantSolution:
     """Solve a row under the rules (see docs/variants.md for each algorithm).
 
     Complexity: O(n) for ``misere`` and ``stone-game-vii`` (the reduction on negated values);
     O(n^2) for ``circular`` (one O(n) reduction per first slice, O(n) memory), ``both-ends``,
-    ``take:any``, ``reply`` (one opponent call per state it moves in); O(n^2 K) for
-    ``take:K``; O(n^2 p) for ``players:p``. ``engine_name`` ``"reduction"`` (the default)
+    ``take:K`` and ``take:any`` (window maxima), ``reply`` (one opponent call per state it
+    moves in); O(n^2 p) for ``players:p``. ``engine_name`` ``"reduction"`` (the default)
     takes the fast path where there is one; any other engine of :data:`coinrow.ENGINES`
     runs the general DP. ``opponent`` is the second player of ``reply`` as a strategy of a
     :class:`~coinrow.game.Position` (``coinrow.strategies.get(name)``); without it only the
-    engines' own opponents (``greedy``) are known. A quadratic run over
-    :data:`MAX_VARIANT_WORK` subgames is refused with :class:`~coinrow.errors.RowTooLongError`.
+    engines' own opponents (``greedy``) are known.
+
+    Every run is estimated first from a measured cost model per engine
+    (:func:`coinrow.engines.variants.variant_cost`, O(n)): over ``max_seconds`` (default
+    60; ``None`` lifts it) it is refused with :class:`~coinrow.errors.CostLimitError`, and
+    when its move codes would need over ``memory_budget`` bytes (default
+    :data:`coinrow.engines.table.MEMORY_BUDGET`, 4 GiB) with
+    :class:`~coinrow.errors.RowTooLongError`, both naming the limit.
+
+    >>> solve_variant([1] * 10_000, "take:any", max_seconds=5)
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 45 seconds, over the limit of 5 seconds
 
     >>> solve_variant([3, 2, 10, 4], "reply:greedy").margin
     7
     >>> solve_variant([1, 2, 3, 4, 5], "players:3").totals
     (7, 5, 3)
-    """
+    """  # noqa: E501
     chosen = coerce_rules(rules)
     if engine_name not in ENGINES:
         raise UnknownEngineError(
@@ -229,13 +258,14 @@ def solve_variant(
         )
     row = coerce_coins(coins)
     fast = engine_name == "reduction" and chosen.kind in FAST_PATHS
-    work = variant_work(len(row), chosen) if not fast or chosen.kind == "circular" else 0
-    compiled = chosen.kind == "circular" and fast and all(type(coin) is int for coin in row)
-    if work > MAX_VARIANT_WORK * (COMPILED_PIZZA_FACTOR if compiled else 1):
-        raise RowTooLongError(
-            f"rules {chosen} on {len(row):,} coins fill about {work:,} subgames, over the "
-            f"limit of {MAX_VARIANT_WORK:,}"
-        )
+    seconds, needed = kernels.variant_cost(
+        row, chosen, fast=fast, opponent=opponent is not None, limit=max_seconds
+    )
+    what = f"solving {len(row):,} coins under {chosen}"
+    kernels.check_variant_bytes(
+        needed, MEMORY_BUDGET if memory_budget is None else memory_budget, what
+    )
+    kernels.check_variant_seconds(seconds, max_seconds, what)
     with exact_arithmetic():
         result, name = _run(row, chosen, fast, opponent)
     return VariantSolution(row, chosen, result, name)
@@ -253,6 +283,8 @@ def _run(
         return kernels.stone_game_vii_solve(row), "reduction"
     if kind == "circular":
         return kernels.circular_solve(row, fast=fast), "reduction" if fast else "doubled-row-dp"
+    if kind == "reply" and opponent is None and rules.strategy == "greedy":
+        return kernels.reply_greedy_solve(row), "reply-dp"
     if kind == "reply":
         return kernels.reply_solve(row, _opponent(row, rules, opponent)), "reply-dp"
     if kind == "players":

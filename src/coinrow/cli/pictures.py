@@ -6,11 +6,10 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import typer
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from ..engines.table import Table, cell_count
 from ..errors import TableTooLargeError
@@ -29,6 +28,7 @@ from . import (
 
 if TYPE_CHECKING:  # coinrow.diagram is imported when the command runs, not at start-up
     from ..diagram import View
+    from ..engines.variants import IntervalTable
 
 #: Longest row ``--json`` prints every cell of (500,500 cells).
 JSON_LIMIT = 1000
@@ -51,8 +51,11 @@ def table_command(
     margin: bool = typer.Option(
         False, "--margin", help="Show the mover's margin instead of the mover's total."
     ),
-    view: str = typer.Option(
-        "total", "--view", help="What each cell shows: total, margin or first (see docs/svg.md)."
+    view: str | None = typer.Option(
+        None,
+        "--view",
+        help="What each cell shows: total, margin or first (see docs/svg.md); default total "
+        "(margin under --rules other than plain).",
     ),
     highlight: str | None = typer.Option(
         None, "--highlight", help="Highlight a line of moves such as LRL, or 'best'."
@@ -67,8 +70,10 @@ def table_command(
         "--rules",
         "-r",
         help="The rules of the game: plain, misere, stone-game-vii, take:K, take:any or "
-        "both-ends (the rules with a table of subgames; docs/variants.md). Other rules print "
-        "JSON (rules, coins, margin, line, cells) or a list of the subgames, no picture yet.",
+        "both-ends (the rules with a table of subgames; docs/variants.md). Under other rules "
+        "than plain each cell shows the mover's margin in what the rules score (--view total: "
+        "the coins the mover takes) and its optimal moves (L2, B); --highlight takes a line "
+        "of the rules' moves such as 'L2 R1'.",
     ),
     as_json: bool = typer.Option(
         False,
@@ -82,16 +87,22 @@ def table_command(
     the player to move can get, with arrows for the best moves (blue: first player to move,
     green: second). Pictures show at most 40 coins; the terminal picture must also fit the
     terminal's width (use --svg or --html for wide rows)."""
-    if margin and view not in ("total", "margin"):
+    if margin and view not in (None, "total", "margin"):
         fail("give either --margin or --view, not both")
     game_rules = Rules.parse(rules)
     if not game_rules.is_plain:
-        table_rules(read_coins(coins, file), game_rules, as_json, bool(svg or html or highlight))
+        outputs = [(path, kind) for path, kind in ((svg, "SVG"), (html, "HTML")) if path]
+        for path, kind in outputs:
+            check_output_path(path, f"--{kind.lower()}")
+        if size is not None and size <= 0:
+            fail(f"--size must be a positive number of pixels, not {size}")
+        wanted = Picture("margin" if margin else view or "margin", highlight, outputs, size)
+        table_rules(read_coins(coins, file), game_rules, as_json, wanted)
         return
     from ..diagram import check_length, check_view, table_data
     from ..svg import html_page, triangle
 
-    chosen = check_view("margin" if margin else view)
+    chosen = check_view("margin" if margin else view or "total")
     if size is not None and size <= 0:
         fail(f"--size must be a positive number of pixels, not {size}")
     files = [(path, kind) for path, kind in ((svg, "SVG"), (html, "HTML")) if path is not None]
@@ -126,37 +137,75 @@ def table_command(
     print_triangle(table, chosen, line)
 
 
-def table_rules(row: list[Value], rules: Rules, as_json: bool, picture: bool) -> None:
-    """``table --rules``: every subgame of a variant as JSON or a list (no picture yet)."""
-    if picture:
-        fail(f"--svg, --html and --highlight draw the plain game only, not rules {rules}")
-    if len(row) > (JSON_LIMIT if as_json else LIST_LIMIT):
-        what = "--json prints" if as_json else "the list shows"
-        fail(f"{what} every subgame of at most {JSON_LIMIT if as_json else LIST_LIMIT} coins")
-    if as_json:
+class Picture(NamedTuple):
+    """What ``table --rules`` draws: the view, the line to highlight, the files, the size."""
+
+    view: str
+    highlight: str | None
+    files: list[tuple[Path, str]]
+    size: int | None
+
+
+def table_rules(row: list[Value], rules: Rules, as_json: bool, picture: Picture) -> None:
+    """``table --rules``: every subgame of a variant as JSON, the text triangle, or an SVG or
+    HTML picture (:func:`coinrow.svg.variant_triangle`)."""
+    from ..diagram import check_length
+    from ..errors import CoinrowError
+    from ..svg import html_page, variant_triangle
+
+    if as_json and not picture.files:
+        if len(row) > JSON_LIMIT:
+            fail(f"--json prints every subgame of at most {JSON_LIMIT} coins")
         _check_output_size(row, "--json")
+    else:
+        check_length(len(row))
+        for _, kind in picture.files:
+            _check_output_size(row, f"--{kind.lower()}")
     try:
         table = Table(row, rules=rules)
     except TableTooLargeError as error:
         fail(str(error))
     data = table.to_dict()  # type: ignore[attr-defined]
-    if as_json:
+    if as_json and not picture.files:
         print_json(data)
         return
-    console = Console(highlight=False)
-    console.print(f"{len(row)} coins under {rules}: the first player's margin {data['margin']}")
-    console.print(f"Optimal line: {data['line'] or '(empty)'}")
-    listing = RichTable(title="Every subgame (margin: the mover's, in what the rules score)")
-    for header in ("i..j", "value", "margin", "moves"):
-        listing.add_column(header, justify="left" if header == "moves" else "right")
-    for cell in data["cells"]:
-        value = "" if cell["value"] is None else str(cell["value"])
-        listing.add_row(f"{cell['i']}..{cell['j']}", value, str(cell["margin"]), cell["moves"])
-    console.print(listing)
+    variants_table: IntervalTable = table  # type: ignore[assignment]
+    try:
+        if picture.files:
+            drawn = variant_triangle(
+                variants_table, picture.view, picture.highlight, size=picture.size
+            )
+            for path, kind in picture.files:
+                title = f"coinrow: {len(row)} coins under {rules}"
+                text = drawn if kind == "SVG" else html_page(drawn, title)
+                try:
+                    path.write_text(text, encoding="utf-8")
+                except OSError as error:
+                    fail(f"cannot write {path}: {error.strerror}")
+            if as_json:
+                print_json(data)
+            else:
+                for path, kind in picture.files:
+                    typer.echo(f"wrote {kind} to {path}")
+            return
+        print_variant_triangle(variants_table, picture.view, picture.highlight)
+    except CoinrowError as error:
+        fail(str(error))
 
 
-#: Longest row ``table --rules`` lists in the terminal (820 subgames).
-LIST_LIMIT = 40
+def print_variant_triangle(table: IntervalTable, view: str, line: str | None) -> None:
+    """Print a variant's text triangle, refusing when a terminal is too narrow for it."""
+    from ..text import variant_columns, variant_triangle
+
+    needed = variant_columns(table, view)
+    terminal = sys.stdout.isatty()
+    console = Console(width=None if terminal else max(needed, 100), highlight=False)
+    if terminal and needed > console.width:
+        fail(
+            f"the triangle needs {needed} columns but the terminal has {console.width}; "
+            "widen it, or use --svg FILE or --html FILE"
+        )
+    console.print(variant_triangle(table, view, line), soft_wrap=True)
 
 
 def _table(row: list[Value]) -> Table:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
@@ -23,6 +24,7 @@ from . import (
     FileOption,
     app,
     check_engine_time,
+    check_output_path,
     fail,
     print_json,
     read_coins,
@@ -64,12 +66,19 @@ def solve_command(
         help=f"With --json, keep the per-coin keys (coins, line, first_coins, second_coins) "
         f"for rows over {JSON_LIMIT:,} coins too.",
     ),
+    svg: Path | None = typer.Option(
+        None,
+        "--svg",
+        help="With --rules circular: write the pizza as a ring to FILE (each slice's value, "
+        "the first player's margin when it is eaten first, the best first slice outlined; "
+        "at most 40 slices). The triangle of other rules: coinrow table --rules R --svg FILE.",
+    ),
     no_limit: bool = typer.Option(
         False,
         "--no-limit",
         help=f"Run even when the work is estimated over {MAX_SECONDS:.0f} seconds (long rows "
         "of Fractions with many denominators, Decimals with far-apart exponents, a slow "
-        "--engine); stop it with Ctrl-C.",
+        "--engine, a quadratic --rules on a long row); stop it with Ctrl-C.",
     ),
 ) -> None:
     """Solve a row: the most each player gets, who wins, and one optimal line.
@@ -81,8 +90,18 @@ def solve_command(
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
     chosen = Rules.parse(rules)
+    if svg is not None and chosen.kind != "circular":
+        fail(
+            f"--svg draws the pizza's ring (--rules circular), not rules {chosen}; "
+            "coinrow table --svg FILE draws the triangle of subgames"
+        )
     if not chosen.is_plain:
-        solve_rules(read_coins(coins, file), chosen, engine, as_json)
+        values = read_coins(coins, file)
+        if svg is not None:
+            check_output_path(svg, "--svg")
+            if len(values) > RING_LIMIT:
+                fail(f"--svg draws at most {RING_LIMIT} slices; this pizza has {len(values)}")
+        solve_rules(values, chosen, engine, as_json, no_limit=no_limit, svg=svg)
         return
     row = read_row(coins, file)
     if not no_limit and engine != "reduction":  # the default's cost: checked by the library
@@ -102,8 +121,22 @@ def solve_command(
         print_solution(solution, Console(highlight=False))
 
 
-def solve_rules(row: list[Value], rules: Rules, engine: str, as_json: bool) -> None:
-    """``solve --rules``: the variant's solution as text or JSON (VariantSolution.to_dict)."""
+#: Most slices the pizza's ring shows (the pictures' limit).
+RING_LIMIT = 40
+
+
+def solve_rules(
+    row: list[Value],
+    rules: Rules,
+    engine: str,
+    as_json: bool,
+    *,
+    no_limit: bool = False,
+    svg: Path | None = None,
+) -> None:
+    """``solve --rules``: the variant's solution as text or JSON (VariantSolution.to_dict),
+    refused up front when estimated over a minute (unless ``--no-limit``) or over the
+    memory budget."""
     from ..strategies import get
     from ..variants import solve_variant
 
@@ -111,12 +144,29 @@ def solve_rules(row: list[Value], rules: Rules, engine: str, as_json: bool) -> N
     if rules.kind == "reply" and rules.strategy != "greedy":
         opponent = get(rules.strategy or "")
     try:
-        solution = solve_variant(row, rules, engine_name=engine, opponent=opponent)
+        solution = solve_variant(
+            row,
+            rules,
+            engine_name=engine,
+            opponent=opponent,
+            max_seconds=None if no_limit else MAX_SECONDS,
+        )
     except RowTooLongError as error:
         fail(str(error))
+    except CostLimitError as error:
+        fail(f"{error}; --no-limit runs it anyway")
+    if svg is not None:
+        from ..svg import ring
+
+        try:
+            svg.write_text(ring(solution), encoding="utf-8")
+        except OSError as error:
+            fail(f"cannot write {svg}: {error.strerror}")
     if as_json:
         print_json(solution.to_dict())
         return
+    if svg is not None:
+        typer.echo(f"wrote SVG to {svg}")
     console = Console(highlight=False)
     totals = ", ".join(
         f"{name} {format_value(total)}"
@@ -125,6 +175,10 @@ def solve_rules(row: list[Value], rules: Rules, engine: str, as_json: bool) -> N
     console.print(f"{solution.n} coins under {rules}: {totals}; {_verdict(solution)}.")
     if solution.start is not None:
         console.print(f"Best first slice: {solution.first_moves} (0-based).")
+        if solution.n <= RING_LIMIT:
+            from ..text import ring as text_ring
+
+            console.print(text_ring(solution), soft_wrap=True)
     else:
         console.print(f"Best first move: {solution.first_moves or 'none'}.")
     line = solution.line

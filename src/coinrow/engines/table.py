@@ -114,7 +114,9 @@ class Table:
             if not chosen.is_plain:
                 from .variants import variant_table
 
-                return variant_table(coins, chosen)  # type: ignore[return-value]
+                return variant_table(  # type: ignore[return-value]
+                    coins, chosen, max_seconds=max_seconds, memory_budget=memory_budget
+                )
         return super().__new__(cls)
 
     def __init__(

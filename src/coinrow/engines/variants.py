@@ -17,11 +17,18 @@ B), fewer coins before more.
 from __future__ import annotations
 
 from array import array
+from collections import deque
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
 
-from ..errors import SubgameError, TableTooLargeError, UnsupportedRulesError
+from ..errors import (
+    CostLimitError,
+    RowTooLongError,
+    SubgameError,
+    TableTooLargeError,
+    UnsupportedRulesError,
+)
 from ..numbers import (
     Value,
     coerce_coins,
@@ -33,8 +40,8 @@ from ..numbers import (
     zero_like,
 )
 from ..rules import Rules
-from . import reduction
-from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, kernel_row
+from . import MAX_SECONDS, duration_text, estimated_solve_seconds, reduction, subgame_seconds
+from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, int64_safe, kernel_row
 
 #: Side codes of a move: (side, count) -> text.
 _SIDES = "LRB"
@@ -50,13 +57,15 @@ class VariantResult(NamedTuple):
     points), first player first; ``objective`` the first player's objective margin (None for
     more than two players); ``moves`` one optimal line, move by move; ``first_moves`` every
     optimal first move (for N players: every first move that gives the first player their
-    best total).
+    best total); ``starts`` (the pizza only, else None) the first player's margin after
+    each first slice, slice 0 first.
     """
 
     totals: tuple[Value, ...]
     objective: Value | None
     moves: tuple[str, ...]
     first_moves: tuple[str, ...]
+    starts: tuple[Value, ...] | None = None
 
 
 def move_text(rules: Rules, side: int, count: int) -> str:
@@ -106,22 +115,40 @@ def join_moves(moves: Sequence[str]) -> str:
     return " ".join(moves)
 
 
-def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
-    """The table of every subgame of a two-player interval variant (O(n^2); see
-    :class:`IntervalTable`); other rules raise :class:`~coinrow.errors.UnsupportedRulesError`.
-    ``coinrow.Table(coins, rules=...)`` calls it."""
+def variant_table(
+    coins: Sequence[object],
+    rules: Rules,
+    *,
+    max_seconds: float | None = MAX_SECONDS,
+    memory_budget: int | None = None,
+) -> IntervalTable:
+    """The table of every subgame of a two-player interval variant (O(n^2) time and memory;
+    see :class:`IntervalTable`); other rules raise
+    :class:`~coinrow.errors.UnsupportedRulesError`. ``coinrow.Table(coins, rules=...)`` calls
+    it. A table estimated (:func:`variant_cost`) over ``max_seconds`` is refused with
+    :class:`~coinrow.errors.CostLimitError` (``None``: no limit), one over ``memory_budget``
+    bytes (default :data:`coinrow.engines.table.MEMORY_BUDGET`) with
+    :class:`~coinrow.errors.TableTooLargeError`, before any work.
+
+    >>> variant_table([1, 2, 3], Rules.parse("take:any")).objective_of(0, 2)
+    6
+    """
+    from .table import MEMORY_BUDGET
+
     if rules.kind not in INTERVAL_KINDS:
         raise UnsupportedRulesError(
             f"rules {rules} have no table of subgames (only {', '.join(INTERVAL_KINDS)})"
         )
     row = coerce_coins(coins)
-    cells = len(row) * (len(row) + 1) // 2
-    work = cells * (rules.take or len(row)) if rules.kind == "take" and rules.take else cells
-    if work > MAX_TABLE_WORK:
+    seconds, needed = variant_cost(row, rules, table=True, limit=max_seconds)
+    budget = MEMORY_BUDGET if memory_budget is None else memory_budget
+    what = f"a table of {len(row):,} coins under {rules}"
+    if needed > budget:
         raise TableTooLargeError(
-            f"a table of {len(row):,} coins under {rules} fills about {work:,} subgames, over "
-            f"the limit of {MAX_TABLE_WORK:,}"
+            f"{what} needs about {size_text(needed)} ({len(row) * (len(row) + 1) // 2:,} "
+            f"subgames), over the {size_text(budget)} budget"
         )
+    check_variant_seconds(seconds, max_seconds, what)
     with exact_arithmetic():
         return IntervalTable(row, rules)
 
@@ -129,8 +156,174 @@ def variant_table(coins: Sequence[object], rules: Rules) -> IntervalTable:
 #: Rules whose subgames are intervals of the row with two players alternating.
 INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
 
-#: Most subgames (times K for ``take:K``) a variant table fills: about 4 GB of Python lists.
-MAX_TABLE_WORK = 5 * 10**7
+
+# --- cost model -------------------------------------------------------------------------------
+
+#: Measured seconds per subgame of each variant engine on a row of small Python ints (n =
+#: 1,000 to 3,000, a 2-core machine shared with other work, so on the high side): the
+#: interval DP by kind (``take-moves``: per subgame and coin of K, K <= 3; ``take``: the
+#: window maxima, slower per subgame as n grows and its deques leave the caches),
+#: the best reply (Python, with a strategy object, compiled), N players (per
+#: subgame and player), the pizza's reductions (per pair of slices: Python, compiled) and its
+#: doubled-row DP. Other numbers scale these by the plain table's cost for them
+#: (:func:`coinrow.engines.subgame_seconds`).
+VARIANT_SUBGAME_SECONDS: dict[str, float] = {
+    "interval": 0.55e-6,
+    "both-ends": 0.65e-6,
+    "take": 5e-6,
+    "take-moves": 0.9e-6,
+    "take-any": 0.6e-6,
+    "reply": 0.8e-6,
+    "reply-object": 0.8e-6,
+    "reply-compiled": 1e-8,
+    "players": 0.25e-6,
+    "pizza": 0.8e-6,
+    "pizza-compiled": 1.5e-8,
+    "doubled-row": 0.85e-6,
+}
+
+#: The pure-Python engines' cost per subgame grows with n (measured 1.4 to 3.4 times the
+#: figures above at 10^4 coins, on a loaded machine): estimates are scaled by 1 + n / this.
+CACHE_COINS = 20_000
+
+#: Bytes a solve keeps per subgame (its move codes; the compiled reply and N players: one).
+SOLVE_CODE_BYTES = {"interval": 4, "reply": 1, "players": 1}
+
+#: Bytes a table keeps per subgame besides its number: the move code.
+TABLE_CODE_BYTES = 4
+
+#: Bytes of one candidate in take:K's deques (a tuple, its index and the deque's slot).
+DEQUE_ENTRY_BYTES = 100
+
+
+def _engine_key(coins: Sequence[Value], rules: Rules, fast: bool, opponent: bool) -> str:
+    kind = rules.kind
+    if kind == "take":
+        if rules.take is None or rules.take >= len(coins):
+            return "take-any"
+        return "take-moves" if rules.take <= TAKE_MOVES_MAX_K else "take"
+    if kind == "both-ends":
+        return "both-ends"
+    if kind == "circular":
+        if not fast:
+            return "doubled-row"
+        compiled = kernel_row(coins, PIZZA_KERNEL_MIN_LENGTH) is not None
+        return "pizza-compiled" if compiled else "pizza"
+    if kind == "reply":
+        if opponent:
+            return "reply-object"
+        if rules.strategy == "greedy" and kernel_row(coins, REPLY_KERNEL_MIN_LENGTH) is not None:
+            return "reply-compiled"
+        return "reply"
+    if kind == "players":
+        return "players"
+    return "interval"
+
+
+def variant_cost(
+    coins: Sequence[Value],
+    rules: Rules,
+    *,
+    fast: bool = True,
+    opponent: bool = False,
+    table: bool = False,
+    limit: float | None = None,
+) -> tuple[float, int]:
+    """Estimated seconds and peak bytes of solving a validated row under the rules (or of
+    its :func:`variant_table`) (O(n); a Fraction row's common denominator is computed only
+    as far as ``limit`` needs, see :func:`coinrow.engines.estimated_solve_seconds`).
+
+    Quadratic engines: subgames (times players for ``players:p``) times
+    :data:`VARIANT_SUBGAME_SECONDS`, scaled for numbers other than small ints; bytes are the
+    move codes (a table also keeps a number per subgame, and ``take:K`` at most K candidates
+    per row and column in its deques). ``misere`` and ``stone-game-vii`` on their fast path
+    cost the plain game's O(n) reduction. ``fast`` is the engine choice (``False``: the
+    general DP), ``opponent`` whether ``reply`` calls a strategy object. An estimate for a
+    rough answer: load and the numbers change it by a factor of two or so.
+
+    >>> seconds, needed = variant_cost([1] * 10_000, Rules.parse("take:any"))
+    >>> round(seconds), needed // 10**6
+    (45, 200)
+    >>> variant_cost([1] * 10_000, Rules.parse("misere"))[0] < 0.1
+    True
+    """
+    from .table import bytes_per_cell
+
+    n = len(coins)
+    if not n:
+        return 0.0, 0
+    if fast and rules.kind in ("misere", "stone-game-vii") and not table:
+        return estimated_solve_seconds(coins, "reduction", limit=limit), 0
+    cells = n * (n + 1) // 2
+    key = _engine_key(coins, rules, fast, opponent)
+    items = cells * (rules.players if rules.kind == "players" else 1)
+    if key == "take-moves" and rules.take is not None:
+        items = cells * (1 + rules.take)  # one list per move and side, a little each
+    seconds = items * VARIANT_SUBGAME_SECONDS[key] * _number_factor(coins, items, limit, key)
+    if not key.endswith("-compiled"):
+        seconds *= 1 + n / CACHE_COINS  # Python objects leave the caches as n grows
+    if table:
+        return seconds, cells * (bytes_per_cell(coins, None) + TABLE_CODE_BYTES)
+    if rules.kind == "circular":
+        return seconds, 0
+    needed = cells * SOLVE_CODE_BYTES.get(rules.kind, SOLVE_CODE_BYTES["interval"])
+    if key == "take" and rules.take is not None:
+        needed += 2 * n * min(rules.take, n) * DEQUE_ENTRY_BYTES
+    return seconds, needed
+
+
+def _number_factor(coins: Sequence[Value], items: int, limit: float | None, key: str) -> float:
+    """How much more than small ints a subgame of these numbers costs (1 for compiled
+    engines and int64-safe ints)."""
+    if key.endswith("-compiled"):
+        return 1.0
+    if set(map(type, coins)) <= {int} and int64_safe(coins):
+        return 1.0
+    per_subgame = estimated_solve_seconds(list(coins), "table", items=items, limit=limit) / items
+    return max(1.0, per_subgame / subgame_seconds("table"))
+
+
+def check_variant_seconds(seconds: float, max_seconds: float | None, what: str) -> None:
+    """Refuse an estimate over ``max_seconds`` with a
+    :class:`~coinrow.errors.CostLimitError` naming the limit (O(1)); ``None`` checks nothing.
+
+    >>> check_variant_seconds(200.0, 60.0, "solving 10,000 coins under take:any")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 3 minutes, over the limit of 60 seconds
+    """  # noqa: E501
+    if max_seconds is not None and seconds > max_seconds:
+        raise CostLimitError(
+            f"{what} would take about {duration_text(seconds)}, over the limit of "
+            f"{duration_text(max_seconds)}",
+            seconds,
+            max_seconds,
+        )
+
+
+def check_variant_bytes(needed: int, budget: int, what: str) -> None:
+    """Refuse a solve keeping over ``budget`` bytes with a
+    :class:`~coinrow.errors.RowTooLongError` naming the budget (O(1))."""
+    if needed > budget:
+        raise RowTooLongError(
+            f"{what} keeps about {size_text(needed)} of move codes, over the "
+            f"{size_text(budget)} budget"
+        )
+
+
+def size_text(count: int) -> str:
+    """Bytes as GiB or MiB for messages (O(1)).
+
+    >>> size_text(5 * 2**30), size_text(3 * 2**20)
+    ('5.0 GiB', '3.0 MiB')
+    """
+    return f"{count / 2**30:.1f} GiB" if count >= 2**30 else f"{count / 2**20:.1f} MiB"
+
+
+#: Largest K whose take:K tries its 2K moves per subgame along the diagonals (O(n^2 K),
+#: cache-friendly); larger K slide window maxima (O(n^2), but two deques of scattered
+#: Python objects per subgame: measured slower for K <= 3 at n = 3,000, faster from K = 8).
+TAKE_MOVES_MAX_K = 3
 
 
 # --- the general interval DP ---------------------------------------------------------------
@@ -140,9 +333,9 @@ class IntervalTable:
     """Objective margins and first optimal moves of every subgame of a two-player interval
     variant (``plain``, ``misere``, ``stone-game-vii``, ``take``, ``both-ends``).
 
-    O(n^2) subgames; each costs O(1) moves, except ``take:K`` (O(min(K, n))); ``take:any``
-    keeps running extrema so it is O(1) too. O(n^2) memory (a diagonal of values and one of
-    move codes per width).
+    O(n^2) subgames, each O(1) (amortised): ``take:any`` keeps running extrema and
+    ``take:K`` sliding-window maxima instead of trying its 2K moves. O(n^2) memory (a
+    diagonal of values and one of move codes per width).
 
     >>> table = IntervalTable([5, 3, 1, 4, 2], Rules.parse("stone-game-vii"))
     >>> table.objective_of(0, 4), table.move_of(0, 4)
@@ -164,12 +357,13 @@ class IntervalTable:
         self.codes: list[array[int]] = []
         self.edges: list[tuple[Value, Value]] = []
         self.keep = keep
-        self.depth = (
-            (rules.take or 1) if rules.kind == "take" else 2 if rules.kind == "both-ends" else 1
-        )
+        self.depth = 2 if rules.kind == "both-ends" else 1
         if rules.kind == "take":
-            if rules.take is None:
+            if rules.take is None or rules.take >= len(self.coins):  # the same game
                 self._fill_take_any()
+            elif rules.take <= TAKE_MOVES_MAX_K:
+                self.depth = rules.take
+                self._fill_take_moves()
             else:
                 self._fill_take()
         else:
@@ -248,7 +442,58 @@ class IntervalTable:
             before, previous = previous, values
 
     def _fill_take(self) -> None:
-        """take:K, one list per move (L1..LK, then R1..RK: the tie order) and diagonal."""
+        """take:K in O(n^2) whatever K: sliding-window maxima along each column and row.
+
+        Taking c coins from the left of i..j is worth P[i+c] - P[i] - O(i+c, j), so the best
+        left move is max over m in i+1..min(i+K, j+1) of (P[m] - O(m, j)), minus P[i]: for a
+        fixed j the window slides one step left per diagonal. A monotone deque per column j
+        holds the candidates m with strictly decreasing values (a new m, smaller and so
+        fewer coins, evicts every candidate it ties or beats; the front is the maximum and
+        leaves the window first). The right side is the mirror image, one deque per row i
+        over -P[m] - O(i, m-1), m in max(i, j+1-K)..j. O(1) amortised per subgame; O(n K)
+        candidates at most in the deques.
+        """
+        n, prefix, zero = len(self.coins), self.prefix, self.zero
+        most = self.rules.take or 1
+        columns: list[deque[tuple[Value, int]]] = [deque() for _ in range(n)]
+        rows: list[deque[tuple[Value, int]]] = [deque() for _ in range(n)]
+        previous: list[Value] = []
+        for width in range(n):
+            values: list[Value] = []
+            codes = array("I")
+            for i in range(n - width):
+                j = i + width
+                column = columns[j]
+                fresh = prefix[i + 1] - (previous[i + 1] if width else zero)
+                while column and column[-1][0] <= fresh:
+                    column.pop()
+                column.append((fresh, i + 1))
+                if column[0][1] > i + most:
+                    column.popleft()
+                row = rows[i]
+                fresh = -prefix[j] - (previous[i] if width else zero)
+                while row and row[-1][0] <= fresh:
+                    row.pop()
+                row.append((fresh, j))
+                if row[0][1] < j + 1 - most:
+                    row.popleft()
+                left, m_left = column[0]
+                right, m_right = row[0]
+                take_left = left - prefix[i]
+                take_right = prefix[j + 1] + right
+                if take_left >= take_right:
+                    values.append(take_left)
+                    codes.append(3 * (m_left - i))
+                else:
+                    values.append(take_right)
+                    codes.append(3 * (j + 1 - m_right) + 1)
+            previous = values
+            self._store(width, values, codes)
+
+    def _fill_take_moves(self) -> None:
+        """take:K for small K, one list per move (L1..LK, then R1..RK: the tie order) and
+        diagonal: O(n^2 K), but each list runs along a diagonal kept in memory order, which
+        beats the deques' scattered objects for K up to :data:`TAKE_MOVES_MAX_K`."""
         n, prefix, zero = len(self.coins), self.prefix, self.zero
         most = self.rules.take or 1
         for width in range(n):
@@ -383,6 +628,13 @@ class IntervalTable:
             f"<Table of {n} coins under {self.rules}: first player's margin "
             f"{format_value(self.objective_of(0, n - 1))}>"
         )
+
+    def _repr_svg_(self) -> str | None:
+        """Jupyter: the triangle with the optimal line highlighted
+        (:func:`coinrow.svg.variant_triangle`); None over 40 coins (O(n^2))."""
+        from ..svg import repr_variant_svg
+
+        return repr_variant_svg(self)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(n^2)): ``rules``, ``coins``, ``margin`` (the first player's
@@ -561,11 +813,12 @@ def circular_solve(coins: Sequence[Value], fast: bool = True) -> VariantResult:
     """The pizza: the first slice with the best margin, then optimal play on the opened row
     (O(n^2); the line by the reduction, O(n)). The first move is the slice's 0-based index.
 
-    >>> circular_solve([1, 2, 3, 4])
-    VariantResult(totals=(6, 4), objective=2, moves=('1', 'L', 'L', 'L'), first_moves=('1', '3'))
+    >>> circular_solve([1, 2, 3, 4])  # doctest: +NORMALIZE_WHITESPACE
+    VariantResult(totals=(6, 4), objective=2, moves=('1', 'L', 'L', 'L'), first_moves=('1', '3'),
+                  starts=(-2, 2, 0, 2))
     """
     if not coins:
-        return VariantResult((0, 0), 0, (), ())
+        return VariantResult((0, 0), 0, (), (), ())
     margins = circular_margins_fast(coins) if fast else circular_margins(coins)
     best = max(margins)
     start = margins.index(best)
@@ -574,7 +827,11 @@ def circular_solve(coins: Sequence[Value], fast: bool = True) -> VariantResult:
     plain = Rules()
     totals = replay(row, plain, ("L", *rest))
     return VariantResult(
-        totals, best, (str(start), *rest), tuple(str(s) for s, m in enumerate(margins) if m == best)
+        totals,
+        best,
+        (str(start), *rest),
+        tuple(str(s) for s, m in enumerate(margins) if m == best),
+        tuple(margins),
     )
 
 
@@ -724,6 +981,38 @@ def reply_solve(coins: Sequence[Value], opponent: Opponent) -> VariantResult:
     options = {"L": coins[0] + after_left, "R": coins[n - 1] + after_right}
     best_first = tuple(move for move, value in options.items() if value == first)
     return VariantResult((first, total - first), first - (total - first), tuple(moves), best_first)
+
+
+#: Shortest row whose best reply to greedy runs compiled (int64-safe int rows).
+REPLY_KERNEL_MIN_LENGTH = 64
+
+
+def reply_greedy_solve(coins: Sequence[Value]) -> VariantResult:
+    """The best reply to the greedy opponent (SPOJ TWENDS): :func:`reply_solve` with
+    :func:`greedy_opponent`, compiled for int64-safe int rows of
+    :data:`REPLY_KERNEL_MIN_LENGTH` coins or more (the same results; O(n^2) time, n(n+1)/2
+    bytes of move codes, O(n) values).
+
+    >>> reply_greedy_solve([3, 2, 10, 4]).objective, reply_greedy_solve(list(range(100))).totals
+    (7, (2500, 2450))
+    """
+    row = kernel_row(coins, REPLY_KERNEL_MIN_LENGTH)
+    if row is None:
+        return reply_solve(coins, greedy_opponent(coins))
+    from .variant_kernels import reply_greedy
+
+    first, after_left, after_right, codes = reply_greedy(row)
+    n = len(row)
+    moves, lo, hi = [], 0, n - 1
+    while lo <= hi:
+        width = hi - lo
+        side = int(codes[width * n - width * (width - 1) // 2 + lo])
+        moves.append(_SIDES[side])
+        lo, hi = advance(lo, hi, side, 1)
+    total = int(row.sum())
+    options = {"L": int(row[0]) + after_left, "R": int(row[n - 1]) + after_right}
+    best_first = tuple(move for move, value in options.items() if value == first)
+    return VariantResult((first, total - first), 2 * first - total, tuple(moves), best_first)
 
 
 # --- N players -------------------------------------------------------------------------------
