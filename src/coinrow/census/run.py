@@ -343,9 +343,9 @@ class Census:
         self.job = Job(family, names, examples, rows, shard_rows, rules=str(chosen))
         self.rules = chosen
         note = f" (about {work_text(family.rows, rate)} of one core at {rate:,.0f} rows/s)"
-        self.shard_count = check_shards(family, shard_rows, note)
         if not chosen.is_plain:
             check_cost(family, chosen, family.rows)
+        self.shard_count = check_shards(family, shard_rows, note)
         self.store = None if out is None else Store(Path(out), self.job, resume)
         self.recomputed: list[dict[str, str]] = []
         self.ignored_lines: list[Ignored] = [] if self.store is None else self.store.ignored

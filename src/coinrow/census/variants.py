@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from ..errors import UnsupportedRulesError
+from ..errors import InvalidOptionError, UnsupportedRulesError
 from ..numbers import exact_arithmetic
 from ..rules import Rules, coerce_rules
 from .families import Family, RandomRows, Shard, Words, WordsUpTo
@@ -153,14 +153,19 @@ def rows_per_second(family: Family, rules: Rules) -> float:
 
 def check_cost(family: Family, rules: Rules, remaining: int) -> float:
     """Seconds of one core the ``remaining`` rows need; through Python, more than
-    :data:`MAX_PYTHON_SECONDS` is refused with one line naming the estimate (O(1))."""
+    :data:`MAX_PYTHON_SECONDS` is refused with one line naming the estimate
+    (:class:`~coinrow.errors.InvalidOptionError`) (O(1)).
+
+    >>> round(check_cost(Words.of("0,1,2", 15), Rules.parse("circular"), 3**15), 1)
+    2.2
+    """
     from .families import approximate
     from .run import work_text
 
     rate = rows_per_second(family, rules)
     seconds = remaining / rate
     if not compiled_path(family, rules) and seconds > MAX_PYTHON_SECONDS:
-        raise UnsupportedRulesError(
+        raise InvalidOptionError(
             f"rules {rules}: {family.describe()} has {approximate(family.rows)} rows, about "
             f"{work_text(remaining, rate)} of one core through Python at {rate:,.0f} rows/s, "
             f"over the limit of {work_text(int(MAX_PYTHON_SECONDS * rate), rate)}; use a "
@@ -173,7 +178,7 @@ def default_shard_rows(family: Family, rules: Rules) -> int:
     """Rows per shard of a variant census when none is given (O(1)).
 
     >>> default_shard_rows(Words.of("0,1,2", 15), Rules.parse("circular"))
-    262144
+    131072
     """
     target = SHARD_ROWS["compiled" if compiled_path(family, rules) else "python"]
     spread = 1 << max((family.rows // 64).bit_length() - 1, 0)
