@@ -35,20 +35,21 @@ FOUR_NINTHS = Fraction(4, 9)
 #: Rules a census takes besides the plain game's.
 CENSUS_KINDS = ("circular", "misere", "stone-game-vii", "take", "both-ends", "reply")
 
-#: Subgames per second of one core for each variant: through Python (solve_variant, per
-#: row) and compiled (the pizza's kernels), measured by benchmarks/test_census_bench.py
-#: (docs/census.md); a row of n coins costs :func:`row_work` subgames plus a fixed
-#: overhead of :data:`PYTHON_ROW_SECONDS` through Python.
-PYTHON_RATES = {
-    "circular": 4.0e6,
-    "misere": 2.5e6,
-    "stone-game-vii": 2.5e6,
-    "take": 1.0e6,
-    "both-ends": 1.0e6,
-    "reply": 1.0e6,
+#: What a row costs one core under each rules: (seconds per row, subgames per second), so a
+#: row of n coins takes seconds + :func:`row_work` / subgames. Through Python
+#: (solve_variant per row) per kind, and compiled (the pizza's kernels); fitted to the rows/s
+#: that benchmarks/test_census_variants_bench.py measured at 10 and 15 coins (CPU time;
+#: docs/census.md).
+PYTHON_COSTS = {
+    "circular": (3.7e-5, 4.8e6),
+    "misere": (2.1e-5, 2.5e6),
+    "stone-game-vii": (1.7e-5, 3.1e6),
+    "take": (4.9e-5, 4.2e6),
+    "both-ends": (3.4e-5, 2.4e6),
+    "reply": (1.6e-5, 7.1e6),
 }
-COMPILED_RATE = 1.5e9
-PYTHON_ROW_SECONDS = 3e-5
+TAKE_ANY_COST = (3.0e-5, 3.6e6)
+COMPILED_COST = (1.4e-7, 2.5e9)
 
 #: Most seconds of one core a census through Python may need before it is refused (it can
 #: still run for hours with a progress bar; past a day a compiled path is the way).
@@ -121,8 +122,8 @@ def compiled_path(family: Family, rules: Rules) -> bool:
 
 def row_work(n: int, rules: Rules) -> int:
     """Subgames one row of n coins costs under the rules (O(1)): n^2 for the pizza (n
-    starts, n per reduction), n for the O(n) fast paths, n(n+1)/2 (times K for take:K)
-    for the interval DPs.
+    starts, n per reduction), n for the O(n) fast paths, n(n+1)/2 (times K for take:K;
+    take:any keeps running extrema) for the interval DPs.
 
     >>> row_work(10, Rules.parse("circular")), row_work(10, Rules.parse("take:2"))
     (100, 110)
@@ -133,22 +134,25 @@ def row_work(n: int, rules: Rules) -> int:
         return n
     cells = n * (n + 1) // 2
     if rules.kind == "take":
-        return cells * (n if rules.take is None else min(rules.take, n))
+        return cells * (1 if rules.take is None else min(rules.take, n))
     return cells
 
 
 def rows_per_second(family: Family, rules: Rules) -> float:
     """Rows per second of one core for the family's longest rows under the rules, from
-    :data:`PYTHON_RATES` and :data:`COMPILED_RATE` (O(1)).
+    :data:`PYTHON_COSTS` and :data:`COMPILED_COST` (O(1)).
 
-    >>> round(rows_per_second(Words.of("0,1,2", 15), Rules.parse("circular")))
-    6666667
+    >>> round(rows_per_second(Words.of("0,1,2", 15), Rules.parse("circular")), -3)
+    4348000.0
     """
-    work = max(row_work(family.max_length, rules), 1)
+    work = row_work(family.max_length, rules)
     if compiled_path(family, rules):
-        return COMPILED_RATE / work
-    rate = PYTHON_RATES[rules.kind]
-    return 1 / (PYTHON_ROW_SECONDS + work / rate)
+        seconds, rate = COMPILED_COST
+    elif rules.kind == "take" and rules.take is None:
+        seconds, rate = TAKE_ANY_COST
+    else:
+        seconds, rate = PYTHON_COSTS[rules.kind]
+    return 1 / (seconds + work / rate)
 
 
 def check_cost(family: Family, rules: Rules, remaining: int) -> float:
@@ -157,7 +161,7 @@ def check_cost(family: Family, rules: Rules, remaining: int) -> float:
     (:class:`~coinrow.errors.InvalidOptionError`) (O(1)).
 
     >>> round(check_cost(Words.of("0,1,2", 15), Rules.parse("circular"), 3**15), 1)
-    2.2
+    3.3
     """
     from .families import approximate
     from .run import work_text

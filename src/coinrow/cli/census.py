@@ -237,7 +237,8 @@ def _compile_notice(census: Census) -> None:
     from ..census import COMPILE_SECONDS, kernels_warm
 
     console = Console(stderr=True, highlight=False)
-    if console.is_terminal and census.missing_count and not kernels_warm(census.job.family):
+    warm = kernels_warm(census.job.family, census.job.rules)
+    if console.is_terminal and census.missing_count and not warm:
         console.print(f"compiling the census kernels once, about {COMPILE_SECONDS} s")
 
 
