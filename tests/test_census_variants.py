@@ -28,6 +28,7 @@ from coinrow.rules import Rules
 TIGHT_PIZZA = (0, 0, 1, 0, 1, 0, 0, 1, 0, 2, 0, 0, 2, 0, 2)
 
 KINDS = {
+    "take:3": ("take", 3),
     "misere": ("misere", 1),
     "stone-game-vii": ("svii", 1),
     "take:2": ("take", 2),
@@ -124,15 +125,22 @@ def check(result: Any, want: dict[str, Any], rules: str) -> None:
 def test_every_variant_matches_the_oracle(rules: str, family: Family) -> None:
     result = Census(family, rules=rules, shard_rows=40).run(workers=0)
     assert result.rules == rules and result.rows == family.rows
+    assert result.variant is not None
+    assert result.variant.compiled == (isinstance(family, Words) and rules != "reply:greedy")
     check(result, expected(family, rules), rules)
 
 
-def test_the_pizza_runs_compiled_on_words_and_random_rows_and_matches_the_oracle() -> None:
-    for family in (Words.of("0,1,2,3", 6), WordsUpTo.of("0,1", 9), Words.of("-1,0,2", 5),
-                   RandomRows.of(300, 9, "0..5", 3)):  # fmt: skip
-        result = Census(family, rules="circular", shard_rows=500, examples=5).run(workers=0)
+@pytest.mark.parametrize("rules", ["circular", "misere", "stone-game-vii", "take:3",
+                                   "take:any", "both-ends"])  # fmt: skip
+def test_compiled_kernels_on_words_and_random_rows_match_the_oracle(rules: str) -> None:
+    for family in (Words.of("0,1,2,3", 5), WordsUpTo.of("0,1", 8), Words.of("-1,0,2", 5),
+                   RandomRows.of(200, 8, "-2..5", 3)):  # fmt: skip
+        result = Census(family, rules=rules, shard_rows=300, examples=5).run(workers=0)
         assert result.variant is not None and result.variant.compiled
-        check(result, expected(family, "circular", keep=5), "circular")
+        check(result, expected(family, rules, keep=5), rules)
+
+
+def test_the_python_pizza_on_compositions() -> None:
     python = Census(Compositions.of(8), rules="circular").run(workers=0)
     assert python.variant is not None and not python.variant.compiled
 
@@ -221,7 +229,7 @@ def test_a_shard_of_another_rules_is_computed_again(tmp_path: Path) -> None:
         (lambda: Census(Words.of("1,2", 4), rules="misere", rows=True, out="x"),
          UnsupportedRulesError, "every row's result in the plain game only"),
         (lambda: Census(Words.of("1,2", 4), rules="pizza"), RulesError, "unknown rules"),
-        (lambda: Census(Words.of("1,2,3", 24), rules="misere"), InvalidOptionError,
+        (lambda: Census(Words.of("1,2,3", 24), rules="reply:greedy"), InvalidOptionError,
          "through Python"),
     ],
 )  # fmt: skip
@@ -276,7 +284,7 @@ def test_cli_pizza_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
         (("--rules", "take:0"), "rules 'take:0'"),
         (("--rules", "players:3"), "players:3:left: the census counts two-player games only"),
         (("--rules", "circular", "-s", "greedy"), "rules circular: the census checks"),
-        (("--rules", "misere", "--alphabet", "1,2,3", "--length", "24"), "through Python"),
+        (("--rules", "reply:greedy", "--alphabet", "1,2,3", "--length", "24"), "through Python"),
     ],
 )
 def test_cli_bad_rules_exit_2_with_one_line(

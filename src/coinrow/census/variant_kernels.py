@@ -1,10 +1,15 @@
-"""Compiled census kernels of the variants (Numba): the pizza (``circular``) over int rows.
+"""Compiled census kernels of the variants (Numba): the pizza (``circular``) and the
+two-player interval variants (``misere``, ``stone-game-vii``, ``both-ends``, ``take:K``,
+``take:any``) over int rows.
 
 One pizza of n slices costs O(n^2): the plain interval DP over its doubled row gives the
 margin D of every window of n - 1 consecutive slices, so the first player's margin is
-max over the first slice s of a_s - D(opened row after s) (docs/variants.md). Each row then
-updates the shard's running tally: the margin histogram, the rows whose total is not
-positive (no share), the rows below 4/9, and the smallest share first total / total (exact:
+max over the first slice s of a_s - D(opened row after s) (docs/variants.md). An interval
+variant fills its table of objective margins O(i, j) = max over moves (score - O(child))
+(engines/variants.py), O(n^2) per row (O(n^2 K) for take:K; take:any is O(n^3) here, fine
+for census rows). Each row then updates the shard's running tally: the margin histogram, the
+set of optimal first moves (a bit mask per row), the rows whose total is not positive (no
+share), the rows below 4/9 (the pizza), and the worst share first total / total (exact:
 compared by cross-multiplication, so every first total times every total must fit int64;
 :func:`coinrow.census.variants.compiled_path` checks the family's bound first) with the
 first rows reaching it.
@@ -62,6 +67,52 @@ def pizza_margin(doubled: Any, n: int, current: Any, following: Any) -> int:  # 
     return int(best)
 
 
+#: Kind codes of the interval kernels.
+MISERE, STONE_GAME_VII, BOTH_ENDS, TAKE = 1, 2, 3, 4
+
+
+@njit(cache=True)
+def _count(
+    doubled: Any,
+    n: int,
+    margin: int,
+    index: int,
+    largest: bool,
+    pizza: bool,
+    shares: bool,
+    hist: Any,
+    offset: int,
+    counts: Any,
+    examples: Any,
+) -> None:  # pragma: no cover - compiled; checked against the oracle by the tests
+    """Add one row (its margin: first total minus second) to the running tally (O(n))."""
+    total = 0
+    for i in range(n):
+        total += doubled[i]
+    hist[margin + offset] += 1
+    counts[ROWS] += 1
+    if not shares:
+        return
+    if total <= 0:
+        counts[EXCLUDED] += 1
+        return
+    first = (total + margin) // 2
+    if pizza and 9 * first < 4 * total:
+        counts[BELOW] += 1
+    lower = first * counts[MIN_TOTAL] < counts[MIN_FIRST] * total
+    higher = first * counts[MIN_TOTAL] > counts[MIN_FIRST] * total
+    if counts[MIN_TOTAL] == 0 or (higher if largest else lower):
+        counts[MIN_FIRST] = first
+        counts[MIN_TOTAL] = total
+        counts[REACHING] = 0
+        counts[FOUND] = 0
+    if first * counts[MIN_TOTAL] == counts[MIN_FIRST] * total:
+        counts[REACHING] += 1
+        if counts[FOUND] < len(examples):
+            examples[counts[FOUND]] = index
+            counts[FOUND] += 1
+
+
 @njit(cache=True)
 def _tally(
     doubled: Any,
@@ -75,28 +126,139 @@ def _tally(
     examples: Any,
 ) -> None:  # pragma: no cover - compiled; checked against the oracle by the tests
     """Solve one pizza and add it to the running tally (O(n^2))."""
-    total = 0
-    for i in range(n):
-        total += doubled[i]
     margin = pizza_margin(doubled, n, current, following)
-    hist[margin + offset] += 1
-    counts[ROWS] += 1
-    if total <= 0:
-        counts[EXCLUDED] += 1
-        return
-    first = (total + margin) // 2
-    if 9 * first < 4 * total:
-        counts[BELOW] += 1
-    if counts[MIN_TOTAL] == 0 or first * counts[MIN_TOTAL] < counts[MIN_FIRST] * total:
-        counts[MIN_FIRST] = first
-        counts[MIN_TOTAL] = total
-        counts[REACHING] = 0
-        counts[FOUND] = 0
-    if first * counts[MIN_TOTAL] == counts[MIN_FIRST] * total:
-        counts[REACHING] += 1
-        if counts[FOUND] < len(examples):
-            examples[counts[FOUND]] = index
-            counts[FOUND] += 1
+    _count(doubled, n, margin, index, False, True, True, hist, offset, counts, examples)
+
+
+@njit(cache=True)
+def interval_solve(
+    row: Any, n: int, kind: int, take: int, table: Any, prefix: Any
+) -> tuple[int, int]:  # pragma: no cover - compiled; checked against the oracle by the tests
+    """(margin: first total minus second, bit mask of the optimal first moves) of one row
+    under an interval variant (O(n^2), O(n^2 K) for take:K). The mask's bits follow the
+    engines' tie order: L, R, B; for take, L1..Lm then R1..Rm, m = min(K, n).
+
+    >>> import numpy as np
+    >>> row = np.array([5, 3, 1, 4, 2], np.int64)
+    >>> table, prefix = np.zeros((6, 6), np.int64), np.zeros(6, np.int64)
+    >>> interval_solve(row, 5, STONE_GAME_VII, 1, table, prefix)
+    (6, 2)
+    """
+    prefix[0] = 0
+    for i in range(n):
+        prefix[i + 1] = prefix[i] + row[i]
+    # table[i, j + 1] = O(i..j); table[i, i] = 0 (the empty subgame)
+    for i in range(n + 1):
+        table[i, i] = 0
+    top = 0
+    mask = 0
+    for width in range(n):
+        for i in range(n - width):
+            j = i + width
+            best = -(1 << 62)
+            bits = 0
+            moves = 0
+            if kind == TAKE:
+                most = min(take, width + 1)
+                for side in range(2):
+                    for c in range(1, most + 1):
+                        if side == 0:
+                            value = prefix[i + c] - prefix[i] - table[i + c, j + 1]
+                        else:
+                            value = prefix[j + 1] - prefix[j + 1 - c] - table[i, j + 1 - c]
+                        if value > best:
+                            best, bits = value, 0
+                        if value == best:
+                            bits |= 1 << moves
+                        moves += 1
+            else:
+                for side in range(3):
+                    if side == 2 and (kind != BOTH_ENDS or i == j):
+                        break
+                    if side == 2:
+                        value = row[i] + row[j] - table[i + 1, j]
+                    elif kind == STONE_GAME_VII:
+                        if side == 0:
+                            value = prefix[j + 1] - prefix[i + 1] - table[i + 1, j + 1]
+                        else:
+                            value = prefix[j] - prefix[i] - table[i, j]
+                    else:
+                        coin = row[i] if side == 0 else row[j]
+                        if kind == MISERE:
+                            coin = -coin
+                        value = coin - (table[i + 1, j + 1] if side == 0 else table[i, j])
+                    if value > best:
+                        best, bits = value, 0
+                    if value == best:
+                        bits |= 1 << side
+            table[i, j + 1] = best
+            if width == n - 1:
+                top, mask = best, bits
+    margin = -top if kind == MISERE else top
+    return margin, mask
+
+
+@njit(cache=True)
+def interval_words(
+    alphabet: Any,
+    n: int,
+    first: Any,
+    count: int,
+    kind: int,
+    take: int,
+    hist: Any,
+    offset: int,
+    counts: Any,
+    examples: Any,
+    masks: Any,
+) -> None:  # pragma: no cover - compiled; checked against the oracle by the tests
+    """``count`` rows of n coins over ``alphabet`` from the alphabet indices ``first``
+    under an interval variant (O(count * n^2), times K for take:K); ``masks`` gets each
+    row's optimal first moves."""
+    digits = first.copy()
+    k = len(alphabet)
+    row = np.zeros(n, np.int64)
+    table = np.zeros((n + 1, n + 1), np.int64)
+    prefix = np.zeros(n + 1, np.int64)
+    for index in range(count):
+        for i in range(n):
+            row[i] = alphabet[digits[i]]
+        margin, masks[index] = interval_solve(row, n, kind, take, table, prefix)
+        shares = kind != STONE_GAME_VII
+        largest = kind == MISERE
+        _count(row, n, margin, index, largest, False, shares, hist, offset, counts, examples)
+        position = n - 1
+        while position >= 0:
+            digits[position] += 1
+            if digits[position] < k:
+                break
+            digits[position] = 0
+            position -= 1
+
+
+@njit(cache=True)
+def interval_rows(
+    rows: Any,
+    kind: int,
+    take: int,
+    hist: Any,
+    offset: int,
+    counts: Any,
+    examples: Any,
+    masks: Any,
+) -> None:  # pragma: no cover - compiled; checked against the oracle by the tests
+    """Every row of a 2-D int64 array under an interval variant (O(rows * n^2))."""
+    count, n = rows.shape
+    row = np.zeros(n, np.int64)
+    table = np.zeros((n + 1, n + 1), np.int64)
+    prefix = np.zeros(n + 1, np.int64)
+    for index in range(count):
+        for i in range(n):
+            row[i] = rows[index, i]
+        margin, masks[index] = interval_solve(row, n, kind, take, table, prefix)
+        shares = kind != STONE_GAME_VII
+        largest = kind == MISERE
+        _count(row, n, margin, index, largest, False, shares, hist, offset, counts, examples)
 
 
 @njit(cache=True)

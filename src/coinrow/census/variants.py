@@ -103,20 +103,30 @@ def share_sense(rules: Rules) -> str | None:
     return "largest" if rules.kind == "misere" else "smallest"
 
 
+#: Rules with compiled census kernels (:mod:`coinrow.census.variant_kernels`).
+COMPILED_KINDS = ("circular", "misere", "stone-game-vii", "both-ends", "take")
+
+#: Longest rows of a compiled ``take`` census: a row's optimal first moves are a bit mask of
+#: at most 2 x 31 moves.
+MAX_COMPILED_TAKE_LENGTH = 31
+
+
 def compiled_path(family: Family, rules: Rules) -> bool:
-    """True when the census of the family runs compiled under the rules (O(1)): the pizza
-    over words or random rows whose first total times total fits int64 and whose margins
-    fit a dense histogram.
+    """True when the census of the family runs compiled under the rules (O(1)): every
+    variant but ``reply``, over words or random rows whose sums of |coins| stay below 2^16
+    (so first total times total fits int64 and the margins a dense histogram), and for
+    ``take`` rows of at most :data:`MAX_COMPILED_TAKE_LENGTH` coins.
 
     >>> compiled_path(Words.of("0,1,2", 9), Rules.parse("circular"))
     True
-    >>> compiled_path(Words.of("0,1,2", 9), Rules.parse("misere"))
+    >>> compiled_path(Words.of("0,1,2", 9), Rules.parse("reply:greedy"))
     False
     """
     return (
-        rules.kind == "circular"
+        rules.kind in COMPILED_KINDS
         and isinstance(family, Words | WordsUpTo | RandomRows)
         and family.margin_bound < 1 << 16
+        and (rules.kind != "take" or family.max_length <= MAX_COMPILED_TAKE_LENGTH)
     )
 
 
@@ -131,7 +141,7 @@ def row_work(n: int, rules: Rules) -> int:
     if rules.kind == "circular":
         return n * n
     if rules.kind in ("misere", "stone-game-vii"):
-        return n
+        return n  # the reduction on -a (compiled: the interval DP, n(n+1)/2)
     cells = n * (n + 1) // 2
     if rules.kind == "take":
         return cells * (1 if rules.take is None else min(rules.take, n))
@@ -148,6 +158,9 @@ def rows_per_second(family: Family, rules: Rules) -> float:
     work = row_work(family.max_length, rules)
     if compiled_path(family, rules):
         seconds, rate = COMPILED_COST
+        n = family.max_length
+        if rules.kind != "circular":  # the interval DP: take:any is O(n^3) compiled
+            work = n * (n + 1) // 2 * (n if rules.take is None else min(rules.take, n))
     elif rules.kind == "take" and rules.take is None:
         seconds, rate = TAKE_ANY_COST
     else:
@@ -404,28 +417,51 @@ def _python_shard(
 def _compiled_shard(
     family: Family, shard: Shard, rules: Rules, keep: int
 ) -> tuple[dict[int, int], VariantTally]:
-    """The pizza's kernels over the shard."""
+    """The compiled kernels over the shard."""
     import numpy as np
 
+    from ..engines.variants import join_moves, move_text
     from . import variant_kernels as k
 
     bound = family.margin_bound
     hist = np.zeros(2 * bound + 1, np.int64)
     counts = np.zeros(k.COUNTS, np.int64)
     examples = np.zeros(min(keep, shard.count), np.int64)
+    masks = np.zeros(shard.count, np.int64)
+    kind = {"misere": k.MISERE, "stone-game-vii": k.STONE_GAME_VII, "both-ends": k.BOTH_ENDS}
+    code = kind.get(rules.kind, k.TAKE)
+    take = shard.length if rules.take is None else rules.take
+    common = (hist, bound, counts, examples)
     if isinstance(family, RandomRows):
-        k.pizza_rows(family.block(shard.first[0]), hist, bound, counts, examples)
+        rows = family.block(shard.first[0])
+        if rules.kind == "circular":
+            k.pizza_rows(rows, *common)
+        else:
+            k.interval_rows(rows, code, take, *common, masks)
     else:
         alphabet = np.array(family.alphabet, np.int64)  # type: ignore[attr-defined]
         first = np.array(shard.first, np.int64)
-        k.pizza_words(alphabet, shard.length, first, shard.count, hist, bound, counts, examples)
+        walk = (alphabet, shard.length, first, shard.count)
+        if rules.kind == "circular":
+            k.pizza_words(*walk, *common)
+        else:
+            k.interval_words(*walk, code, take, *common, masks)
     if int(counts[k.ROWS]) != shard.count:  # pragma: no cover - a kernel bug, never data
         raise RuntimeError(f"shard {shard.key}: {int(counts[k.ROWS])} rows for {shard.count}")
     histogram = {int(m) - bound: int(hist[m]) for m in np.flatnonzero(hist)}
     tally = VariantTally(str(rules), compiled=True)
+    if rules.kind != "circular":
+        if rules.kind == "take":
+            most = min(take, shard.length)
+            names = [move_text(rules, side, c) for side in (0, 1) for c in range(1, most + 1)]
+        else:
+            names = ["L", "R", "B"]
+        for mask, number in zip(*np.unique(masks, return_counts=True), strict=True):
+            chosen = [name for bit, name in enumerate(names) if int(mask) >> bit & 1]
+            tally.first_moves[join_moves(chosen)] = int(number)
     tally.excluded = int(counts[k.EXCLUDED])
     tally.below_four_ninths = int(counts[k.BELOW])
-    if int(counts[k.MIN_TOTAL]):
+    if int(counts[k.MIN_TOTAL]) and share_sense(rules) is not None:
         tally.share = Fraction(int(counts[k.MIN_FIRST]), int(counts[k.MIN_TOTAL]))
         tally.reaching = int(counts[k.REACHING])
         for offset in examples[: int(counts[k.FOUND])]:
