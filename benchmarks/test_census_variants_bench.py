@@ -4,7 +4,7 @@
 lengths ``COINROW_BENCH_VARIANT_N`` (default 10) and 15; and the census of every pizza of 15
 slices over {0, 1, 2} (14,348,907 rows), which finds the smallest share 4/9 (60 pizzas) and
 no pizza below it. docs/census.md lists measured figures; the census's estimates
-(:data:`coinrow.census.variants.PYTHON_RATES`, ``COMPILED_RATE``) come from them.
+(:data:`coinrow.census.variants.PYTHON_COSTS`, ``COMPILED_COSTS``) come from them.
 """
 
 from __future__ import annotations
@@ -18,39 +18,50 @@ import pytest
 
 from coinrow.census import Census, Words
 from coinrow.census.shards import Job, run_shard
+from coinrow.census.variants import _python_shard, compiled_path
+from coinrow.rules import Rules
 
 N = int(os.environ.get("COINROW_BENCH_VARIANT_N", "10"))
 
-PYTHON = ["circular", "misere", "stone-game-vii", "take:2", "take:any", "both-ends",
-          "reply:greedy"]  # fmt: skip
+RULES = ["circular", "misere", "stone-game-vii", "take:2", "take:any", "both-ends",
+         "reply:greedy"]  # fmt: skip
 
 
-def rate(rules: str, family: Words, *, rows: int | None = None) -> float:
-    """Rows per second of CPU time of one shard of ``rows`` rows (best of three)."""
-    count = rows or family.rows
-    job = Job(family, (), 3, False, count, rules=rules)
+def compiled_rate(rules: str, family: Words, rows: int) -> float:
+    """Rows per second of CPU time of one compiled shard of ``rows`` rows (best of three)."""
+    job = Job(family, (), 3, False, rows, rules=rules)
     shard = job.plan()[0]
-    run_shard(Job(Words.of("0,1", 3), (), 3, False, 8, rules=rules), Job(
-        Words.of("0,1", 3), (), 3, False, 8, rules=rules).plan()[0])  # fmt: skip
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        result = run_shard(job, shard)
-        best = min(best, time.process_time() - started)
-    assert result.rows == shard.count
-    return shard.count / best
+    warm = Job(Words.of("0,1", 3), (), 3, False, 8, rules=rules)
+    run_shard(warm, warm.plan()[0])  # load the compiled kernels first
+    return shard.count / min(_cpu(run_shard, job, shard) for _ in range(3))
 
 
-@pytest.mark.parametrize("rules", PYTHON)
+def python_rate(rules: str, family: Words, rows: int) -> float:
+    """Rows per second of CPU time through Python (solve_variant per row), best of three."""
+    shard = next(iter(family.shards(rows)))
+    chosen = Rules.parse(rules)
+    return shard.count / min(_cpu(_python_shard, family, shard, chosen, 3) for _ in range(3))
+
+
+def _cpu(function: Any, *args: Any) -> float:
+    started = time.process_time()
+    function(*args)
+    return time.process_time() - started
+
+
+@pytest.mark.parametrize("rules", RULES)
 @pytest.mark.parametrize("n", [N, 15])
 def test_variant_rows_per_second(benchmark: Any, rules: str, n: int) -> None:
     family = Words.of("0,1,2", n)
-    compiled = rules == "circular"
-    figure = rate(rules, family, rows=min(family.rows, 1 << 18 if compiled else 4096))
-    benchmark.extra_info["rows_per_second"] = figure
-    benchmark.extra_info["compiled"] = compiled
+    python = python_rate(rules, family, 2048)
+    benchmark.extra_info["python_rows_per_second"] = python
+    line = f"{rules} n={n}: Python {python:,.0f} rows/s"
+    if compiled_path(family, Rules.parse(rules)):
+        compiled = compiled_rate(rules, family, 1 << 17)
+        benchmark.extra_info["compiled_rows_per_second"] = compiled
+        line += f", compiled {compiled:,.0f} rows/s"
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)
-    print(f"{rules} n={n} {'compiled' if compiled else 'Python'}: {figure:,.0f} rows/s")
+    print(line)
 
 
 def test_every_pizza_of_15_slices_over_0_1_2(benchmark: Any) -> None:

@@ -1,8 +1,8 @@
 """Censuses under other rules (``Census(..., rules=R)``; the command line passes its rules).
 
-Every row of the family is solved under the rules (:func:`coinrow.variants.solve_variant`,
-or, for the pizza over int rows, the compiled kernels of
-:mod:`coinrow.census.variant_kernels`) and tallied: the margin histogram (the first
+Every row of the family is solved under the rules (the compiled kernels of
+:mod:`coinrow.census.variant_kernels` over words and random rows, for every variant but
+``reply``; else :func:`coinrow.variants.solve_variant`) and tallied: the margin histogram (the first
 player's total minus the second's: coins, or Stone Game VII's points), the outcomes, the
 optimal first moves, and, where the totals are shares of the row, the first player's **worst
 share** over the family (first total / the row's total, an exact fraction; rows whose total
@@ -49,7 +49,14 @@ PYTHON_COSTS = {
     "reply": (1.6e-5, 7.1e6),
 }
 TAKE_ANY_COST = (3.0e-5, 3.6e6)
-COMPILED_COST = (1.4e-7, 2.5e9)
+COMPILED_COSTS = {
+    "circular": (1.6e-7, 2.9e9),
+    "misere": (7e-8, 1.0e9),
+    "stone-game-vii": (6e-8, 1.1e9),
+    "take": (6e-8, 3.4e8),
+    "take:any": (1.7e-7, 1.3e9),
+    "both-ends": (5.5e-8, 7e8),
+}
 
 #: Most seconds of one core a census through Python may need before it is refused (it can
 #: still run for hours with a progress bar; past a day a compiled path is the way).
@@ -150,14 +157,15 @@ def row_work(n: int, rules: Rules) -> int:
 
 def rows_per_second(family: Family, rules: Rules) -> float:
     """Rows per second of one core for the family's longest rows under the rules, from
-    :data:`PYTHON_COSTS` and :data:`COMPILED_COST` (O(1)).
+    :data:`PYTHON_COSTS` and :data:`COMPILED_COSTS` (O(1)).
 
     >>> round(rows_per_second(Words.of("0,1,2", 15), Rules.parse("circular")), -3)
-    4348000.0
+    4209000.0
     """
     work = row_work(family.max_length, rules)
     if compiled_path(family, rules):
-        seconds, rate = COMPILED_COST
+        any_take = rules.kind == "take" and rules.take is None
+        seconds, rate = COMPILED_COSTS["take:any" if any_take else rules.kind]
         n = family.max_length
         if rules.kind != "circular":  # the interval DP: take:any is O(n^3) compiled
             work = n * (n + 1) // 2 * (n if rules.take is None else min(rules.take, n))
@@ -174,7 +182,7 @@ def check_cost(family: Family, rules: Rules, remaining: int) -> float:
     (:class:`~coinrow.errors.InvalidOptionError`) (O(1)).
 
     >>> round(check_cost(Words.of("0,1,2", 15), Rules.parse("circular"), 3**15), 1)
-    3.3
+    3.4
     """
     from .families import approximate
     from .run import work_text
@@ -353,9 +361,9 @@ def _nonnegative(family: Family) -> bool:
 
 
 def run_variant_shard(job: Job, shard: Shard) -> ShardResult:
-    """One shard of a census under other rules (the Dask task): compiled for the pizza over
-    int rows (O(rows * n^2)), else :func:`coinrow.variants.solve_variant` per row (its
-    complexity per row)."""
+    """One shard of a census under other rules (the Dask task): compiled where
+    :func:`compiled_path` says (O(rows * n^2); take:K O(rows * n^2 K), take:any O(rows *
+    n^3)), else :func:`coinrow.variants.solve_variant` per row (its complexity per row)."""
     from .shards import ShardResult
 
     started = time.perf_counter()
