@@ -98,10 +98,11 @@ def kernels_warm(family: Family, rules: object = None) -> bool:
             return True  # through Python: nothing to compile
         from . import variant_kernels
 
-        pizza: Any = variant_kernels.pizza_words
-        if isinstance(family, RandomRows):
-            pizza = variant_kernels.pizza_rows
-        return kernels.cached(pizza)
+        random = isinstance(family, RandomRows)
+        kernel: Any = variant_kernels.interval_rows if random else variant_kernels.interval_words
+        if chosen.kind == "circular":
+            kernel = variant_kernels.pizza_rows if random else variant_kernels.pizza_words
+        return kernels.cached(kernel)
 
     walk: Any = kernels.scan_words
     if isinstance(family, Compositions):

@@ -237,8 +237,11 @@ def _compile_notice(census: Census) -> None:
     from ..census import COMPILE_SECONDS, kernels_warm
 
     console = Console(stderr=True, highlight=False)
-    warm = kernels_warm(census.job.family, census.job.rules)
-    if console.is_terminal and census.missing_count and not warm:
+    if not (console.is_terminal and census.missing_count):
+        return
+    job = census.job
+    plain = job.rules == "plain"
+    if not (kernels_warm(job.family) if plain else kernels_warm(job.family, job.rules)):
         console.print(f"compiling the census kernels once, about {COMPILE_SECONDS} s")
 
 
