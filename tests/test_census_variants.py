@@ -302,3 +302,23 @@ def test_cli_in_a_process_exits_2() -> None:
         text=True,
     )
     assert done.returncode == 2 and done.stderr.count("\n") == 1
+
+
+def test_kernels_warm_knows_the_variant_paths(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import rich.console
+
+    from coinrow.census import kernels_warm
+    from coinrow.cli.census import _compile_notice
+
+    Census(Words.of("0,1", 3), rules="both-ends").run(workers=0)  # loads or compiles it
+    assert kernels_warm(Words.of("0,1,2", 9), "both-ends")
+    assert kernels_warm(Compositions.of(9), "misere")  # through Python: nothing to compile
+    assert kernels_warm(Words.of("0,1,2", 9), "reply:greedy")
+    monkeypatch.setattr(rich.console.Console, "is_terminal", property(lambda self: True))
+    _compile_notice(Census(Words.of("0,1", 3), rules="both-ends"))
+    assert capsys.readouterr().err == ""
+    # on a terminal the progress bar runs too, and the result is the same
+    status, out, _ = cli(capsys, "--rules", "both-ends", "--length", "5")
+    assert status == 0 and ": 32 rows, 1 shard" in out
