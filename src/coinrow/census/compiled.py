@@ -76,11 +76,12 @@ def compiled(name: str, longest: int) -> CompiledStrategy | None:
 COMPILE_SECONDS = 20
 
 
-def kernels_warm(family: Family) -> bool:
+def kernels_warm(family: Family, rules: object = None) -> bool:
     """Whether the compiled walk that ``family`` runs on is in Numba's cache, so a census of
     it starts at once instead of compiling for about :data:`COMPILE_SECONDS` (imports NumPy
     and Numba; O(1) file reads, compiles nothing). Dask workers share the cache folder when
-    they share the installation.
+    they share the installation. With ``rules`` (a census under other rules), the kernel
+    of that census: the pizza's over words or random rows; True when it runs through Python.
 
     >>> from coinrow.census import Compositions, Census
     >>> _ = Census(Compositions.of(4)).run(workers=0)
@@ -89,6 +90,19 @@ def kernels_warm(family: Family) -> bool:
     """
     from . import kernels
     from .families import Compositions, RandomRows
+    from .variants import census_rules, compiled_path
+
+    chosen = census_rules(rules)
+    if not chosen.is_plain:  # ``rules``: a census under other rules (docs/census.md)
+        if not compiled_path(family, chosen):
+            return True  # through Python: nothing to compile
+        from . import variant_kernels
+
+        random = isinstance(family, RandomRows)
+        kernel: Any = variant_kernels.interval_rows if random else variant_kernels.interval_words
+        if chosen.kind == "circular":
+            kernel = variant_kernels.pizza_rows if random else variant_kernels.pizza_words
+        return kernels.cached(kernel)
 
     walk: Any = kernels.scan_words
     if isinstance(family, Compositions):

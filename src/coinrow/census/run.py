@@ -21,6 +21,8 @@ from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
 from .families import Family, Shard, approximate, check_shards
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
 from .store import Ignored, Store
+from .variants import VariantTally, census_rules, check_cost, rows_per_second
+from .variants import default_shard_rows as variant_shard_rows
 
 #: Most rows a census keeps one result for (``rows=True``, ``coinrow census --rows``).
 ROWS_LIMIT = 1 << 24
@@ -130,14 +132,18 @@ class CensusResult:
     out: Path | None = None
     recomputed: list[dict[str, str]] = field(default_factory=list)
     ignored_lines: list[Ignored] = field(default_factory=list)
+    rules: str = "plain"
+    variant: VariantTally | None = None
 
     @property
     def outcomes(self) -> dict[str, int]:
-        """Rows the first player wins, ties and loses under optimal play (O(histogram))."""
+        """Rows the first player wins, ties and loses under optimal play (O(histogram));
+        in the misère game the smaller total wins."""
+        sign = -1 if self.rules == "misere" else 1
         return {
-            "first": sum(c for m, c in self.histogram.items() if m > 0),
+            "first": sum(c for m, c in self.histogram.items() if sign * m > 0),
             "tie": self.histogram.get(0, 0),
-            "second": sum(c for m, c in self.histogram.items() if m < 0),
+            "second": sum(c for m, c in self.histogram.items() if sign * m < 0),
         }
 
     @property
@@ -149,9 +155,13 @@ class CensusResult:
         """JSON-ready form: family, rows, outcomes, margin_histogram ({"<margin>": rows}),
         first_moves, strategies (by name), shards (total, computed, reused, recomputed: the
         recorded shards computed again, each ``{"shard", "reason"}``, and ignored_lines: the
-        manifest lines not used, each ``{"line", "reason"}``), seconds, rows_per_second, out
+        manifest lines not used, each ``{"line", "reason"}``), seconds, rows_per_second, out,
+        rules (their text form) and variant (null in the plain game, else
+        :meth:`VariantTally.to_dict <coinrow.census.variants.VariantTally.to_dict>`)
         (O(histogram + examples + shards reported))."""
         return {
+            "rules": self.rules,
+            "variant": None if self.variant is None else self.variant.to_dict(self.family),
             "family": {**self.family.to_dict(), "description": self.family.describe()},
             "rows": self.rows,
             "outcomes": self.outcomes,
@@ -184,6 +194,7 @@ class Totals:
         self.by_rows = True
         self.right_optimal = 0
         self.tallies = [StrategyTally(name, True) for name in job.strategies]
+        self.variant = None if job.rules == "plain" else VariantTally(job.rules)
 
     def add(self, result: ShardResult) -> None:
         """Add one shard's result (O(histogram + examples of the shard))."""
@@ -197,6 +208,8 @@ class Totals:
                 self.first_moves[move] += count
         self.right_optimal += result.right_optimal
         keep = self.job.examples
+        if self.variant is not None and result.variant is not None:
+            self.variant.merge(result.variant, keep)
         for total, tally in zip(self.tallies, result.strategies, strict=True):
             total.compiled = total.compiled and tally.compiled
             total.optimal += tally.optimal
@@ -210,7 +223,9 @@ class Totals:
     def combined(self) -> tuple[dict[int, int], dict[str, int], str, list[StrategySummary]]:
         """The histogram, first moves (and how they were counted) and strategies (O(histogram
         + strategies))."""
-        if self.by_rows:
+        if self.variant is not None:
+            first_moves, by = dict(sorted(self.variant.first_moves.items())), "rows"
+        elif self.by_rows:
             first_moves, by = dict(self.first_moves), "rows"
         else:
             rows, right = self.rows, self.right_optimal
@@ -265,7 +280,11 @@ class Census:
     ``examples`` how many counterexamples to keep per strategy (at most
     :data:`MAX_EXAMPLES`), first in family order; ``rows`` keeps every row's result in
     ``out`` (families up to :data:`ROWS_LIMIT` rows); ``shard_rows`` the rows per shard
-    (default: :func:`default_shard_rows`).
+    (default: :func:`default_shard_rows`); ``rules`` the rules of the game (a
+    :class:`~coinrow.rules.Rules` or its text form, default the plain game: see
+    :mod:`coinrow.census.variants` for what a census under other rules counts and which
+    run compiled; a census through Python estimated at more than
+    :data:`~coinrow.census.variants.MAX_PYTHON_SECONDS` of one core is refused).
 
     Planning is bounded: the shards are counted by arithmetic and a family of more than
     :data:`~coinrow.census.families.MAX_SHARDS` is refused with an estimate of its work
@@ -290,9 +309,11 @@ class Census:
         shard_rows: int | None = None,
         out: str | Path | None = None,
         resume: bool = False,
+        rules: object = None,
     ) -> None:
         require_extra()
         names = tuple(name.strip() for name in strategies)
+        chosen = census_rules(rules, names, rows)
         repeated = sorted({name for name in names if names.count(name) > 1})
         if repeated:
             raise InvalidOptionError(f"strategy given twice: {', '.join(repeated)}")
@@ -313,10 +334,17 @@ class Census:
                 )
         probe = Job(family, names, examples, rows)
         compiled = probe.compiled_strategies()
-        shard_rows = shard_rows or default_shard_rows(family, compiled, rows)
-        self.job = Job(family, names, examples, rows, shard_rows)
-        rate = _rate(compiled)
+        if chosen.is_plain:
+            shard_rows = shard_rows or default_shard_rows(family, compiled, rows)
+            rate = _rate(compiled)
+        else:
+            shard_rows = shard_rows or variant_shard_rows(family, chosen)
+            rate = rows_per_second(family, chosen)
+        self.job = Job(family, names, examples, rows, shard_rows, rules=str(chosen))
+        self.rules = chosen
         note = f" (about {work_text(family.rows, rate)} of one core at {rate:,.0f} rows/s)"
+        if not chosen.is_plain:
+            check_cost(family, chosen, family.rows)
         self.shard_count = check_shards(family, shard_rows, note)
         self.store = None if out is None else Store(Path(out), self.job, resume)
         self.recomputed: list[dict[str, str]] = []
@@ -366,6 +394,8 @@ class Census:
 
     def estimated_seconds(self) -> float:
         """Seconds of one core the missing shards need, from :data:`RATES` (O(strategies))."""
+        if not self.rules.is_plain:
+            return (self.rows - self.done_rows) / rows_per_second(self.job.family, self.rules)
         strategies = self.job.compiled_strategies()
         return (self.rows - self.done_rows) / _rate(strategies)
 
@@ -427,6 +457,8 @@ class Census:
             None if self.store is None else self.store.directory,
             list(self.recomputed),
             list(self.ignored_lines),
+            self.job.rules,
+            totals.variant,
         )
 
     def _execute(

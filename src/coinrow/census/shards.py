@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidOptionError
 from ..numbers import exact_arithmetic
@@ -24,6 +24,9 @@ from ..strategies import get
 from ..subgames import Subgames
 from .compiled import COOPERATIVE, LOOKAHEAD, PARITY, CompiledStrategy, compiled
 from .families import Compositions, Family, RandomRows, Shard, Words, WordsUpTo, family_from_dict
+
+if TYPE_CHECKING:
+    from .variants import VariantTally
 
 #: Version of the census's files (the manifest and the shard files); part of every job.
 FORMAT_VERSION = 1
@@ -51,7 +54,8 @@ def version() -> str:
 @dataclass(frozen=True)
 class Job:
     """What a census computes: the family, the strategies, how many counterexamples to keep
-    per strategy, whether to keep every row's result, and the shard size."""
+    per strategy, whether to keep every row's result, the shard size, and the rules of the
+    game (their text form; part of the job's identity, so of every shard file's)."""
 
     family: Family
     strategies: tuple[str, ...] = ()
@@ -59,6 +63,7 @@ class Job:
     rows: bool = False
     shard_rows: int = 0
     version: str = field(default_factory=version)
+    rules: str = "plain"
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, as the manifest records it (O(strategies))."""
@@ -70,6 +75,7 @@ class Job:
             "shard_rows": self.shard_rows,
             "format_version": FORMAT_VERSION,
             "coinrow": self.version,
+            "rules": self.rules,
         }
 
     @classmethod
@@ -81,6 +87,7 @@ class Job:
             int(data["examples"]),
             bool(data["rows"]),
             int(data["shard_rows"]),
+            rules=str(data.get("rules", "plain")),
         )
 
     def fingerprint(self) -> str:
@@ -149,7 +156,9 @@ class StrategyTally:
 @dataclass
 class ShardResult:
     """Everything a shard found; ``first_moves`` is None when the kernel counted only the
-    rows where R is optimal (the family then gives the rest by reversal)."""
+    rows where R is optimal (the family then gives the rest by reversal). Under other rules
+    than the plain game's, ``variant`` holds the rest of the tally
+    (:class:`~coinrow.census.variants.VariantTally`) and ``first_moves`` is empty."""
 
     key: str
     start: int
@@ -160,6 +169,7 @@ class ShardResult:
     strategies: list[StrategyTally]
     seconds: float = 0.0
     table: Any = None  # per-row results (a pyarrow Table) when the job keeps rows
+    variant: VariantTally | None = None  # the tally under other rules (None: plain game)
 
 
 def run_shard(job: Job, shard: Shard) -> ShardResult:
@@ -171,6 +181,10 @@ def run_shard(job: Job, shard: Shard) -> ShardResult:
         raise InvalidOptionError(
             f"a worker runs coinrow {version()}, the census was started with {job.version}"
         )
+    if job.rules != "plain":
+        from .variants import run_variant_shard
+
+        return run_variant_shard(job, shard)
     strategies = job.compiled_strategies()
     family = job.family
     family.check_int64()

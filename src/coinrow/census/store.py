@@ -163,7 +163,7 @@ class Store:
             return None, reason
         try:
             result = summary_from_table(table)
-        except (CoinrowError, LookupError, TypeError, ValueError):
+        except (CoinrowError, LookupError, TypeError, ValueError, ArithmeticError):
             return None, "its file does not hold a shard summary"
         if (result.key, result.start, result.rows) != (shard.key, shard.start, shard.count):
             return None, f"its file holds rows {result.start:,} to {result.start + result.rows:,}"
@@ -171,6 +171,10 @@ class Store:
             tally.name for tally in result.strategies
         ] != list(self.job.strategies):
             return None, "its file's counts do not add up to the shard's rows"
+        if (result.variant is None) != (self.job.rules == "plain") or (
+            result.variant is not None and result.variant.rules != self.job.rules
+        ):
+            return None, f"its file does not hold a tally under the rules {self.job.rules}"
         if self.job.rows:
             if entry.rows_file is None or entry.rows_sha256 is None:
                 return None, "its per-row file is not recorded"
@@ -371,7 +375,7 @@ def _check_same_job(directory: Path, recorded: dict[str, Any], wanted: dict[str,
             theirs = "an unknown family"
         mine = family_from_dict(wanted["family"]).describe()
         raise CensusStoreError(f"{directory} holds a census of {theirs}, not of {mine}")
-    for key in ("strategies", "examples", "rows", "shard_rows"):
+    for key in ("rules", "strategies", "examples", "rows", "shard_rows"):
         if recorded.get(key) != wanted[key]:
             raise CensusStoreError(
                 f"{directory} holds a census with {key} {str(recorded.get(key))[:60]}, not "
@@ -429,6 +433,7 @@ def _schema() -> Any:
             ("counts", pa.list_(pa.int64())),
             ("strategies", pa.list_(strategy)),
             ("seconds", pa.float64()),
+            ("variant", pa.string()),  # the tally under other rules, as JSON (null: plain)
         ]
     )
 
@@ -473,6 +478,7 @@ def summary_table(result: ShardResult) -> Any:
         "counts": [result.histogram[m] for m in margins],
         "strategies": strategies,
         "seconds": result.seconds,
+        "variant": None if result.variant is None else result.variant.to_json(),
     }
     return pa.Table.from_pylist([row], schema=_schema())
 
@@ -480,7 +486,7 @@ def summary_table(result: ShardResult) -> Any:
 def summary_from_table(table: Any) -> ShardResult:
     """Inverse of :func:`summary_table` (O(histogram + examples))."""
     row = table.to_pylist()[0]
-    moves = None
+    moves: dict[str, int] | None = None
     if row["left_only"] is not None:
         moves = {"L": row["left_only"], "R": row["right_only"], "LR": row["both"]}
     tallies = []
@@ -509,6 +515,12 @@ def summary_from_table(table: Any) -> ShardResult:
                 examples,
             )
         )
+    variant = None
+    if row.get("variant") is not None:
+        from .variants import VariantTally
+
+        variant = VariantTally.from_json(row["variant"])
+        moves = {}
     return ShardResult(
         row["shard"],
         row["start"],
@@ -518,4 +530,5 @@ def summary_from_table(table: Any) -> ShardResult:
         moves,
         tallies,
         row["seconds"],
+        variant=variant,
     )

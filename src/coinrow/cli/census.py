@@ -95,6 +95,13 @@ def census_command(
     plot: Path | None = typer.Option(
         None, "--plot", help="Draw the margin histogram (and optimality rates) to this image."
     ),
+    rules: str = typer.Option(
+        "plain",
+        "--rules",
+        help="The rules of the game: plain, circular (the pizza: smallest first-player "
+        "share, 4/9 checked), misere, stone-game-vii, take:K, take:any, both-ends, "
+        "reply:STRATEGY. Strategies and --rows are for the plain game.",
+    ),
     as_json: bool = typer.Option(
         False,
         "--json",
@@ -102,7 +109,8 @@ def census_command(
         '{"<margin>": rows}, first_moves {L, R, LR}, strategies {name: {optimal, '
         "optimal_rate, counterexamples, regret_total, mean_regret, worst_regret, examples}}, "
         "shards {total, computed, reused, recomputed, ignored_lines}, seconds, "
-        "rows_per_second, out.",
+        "rows_per_second, out, rules, variant (null in the plain game; else first_moves, "
+        "share {sense, value, float, rows, examples, excluded_rows}, four_ninths).",
     ),
 ) -> None:
     """Census of a family of rows: outcomes, margins, first moves, strategies.
@@ -152,6 +160,7 @@ def census_command(
         shard_rows=shard_rows,
         out=resume if resume is not None else out,
         resume=resume is not None,
+        rules=rules,
     )
     _report_repairs(census)
     if scheduler is None:
@@ -228,7 +237,11 @@ def _compile_notice(census: Census) -> None:
     from ..census import COMPILE_SECONDS, kernels_warm
 
     console = Console(stderr=True, highlight=False)
-    if console.is_terminal and census.missing_count and not kernels_warm(census.job.family):
+    if not (console.is_terminal and census.missing_count):
+        return
+    job = census.job
+    plain = job.rules == "plain"
+    if not (kernels_warm(job.family) if plain else kernels_warm(job.family, job.rules)):
         console.print(f"compiling the census kernels once, about {COMPILE_SECONDS} s")
 
 
@@ -316,15 +329,58 @@ def _print(result: CensusResult, console: Console) -> None:
         + "."
     )
     moves = result.first_moves
-    console.print(
-        f"Optimal first moves: only L {moves['L']:,}, only R {moves['R']:,}, both {moves['LR']:,}"
-        + (" (from R by reversal)." if result.first_moves_by == "reversal" else ".")
-    )
+    if result.variant is None:
+        console.print(
+            f"Optimal first moves: only L {moves['L']:,}, only R {moves['R']:,}, "
+            f"both {moves['LR']:,}"
+            + (" (from R by reversal)." if result.first_moves_by == "reversal" else ".")
+        )
+    elif moves:
+        listed = sorted(moves.items(), key=lambda item: -item[1])
+        shown = ", ".join(f"{escape(name)} {count:,}" for name, count in listed[:8])
+        more = f", {len(listed) - 8} more sets (see --json)" if len(listed) > 8 else ""
+        console.print(f"Optimal first moves (rows per set of moves): {shown}{more}.")
+    if result.variant is not None:
+        _print_variant(result, console)
     _print_histogram(result, console)
     if result.strategies:
         _print_strategies(result, console)
     if result.out is not None:
         console.print(f"Shards and manifest in {escape(str(result.out))}.")
+
+
+def _print_variant(result: CensusResult, console: Console) -> None:
+    """The share lines of a census under other rules (docs/census.md)."""
+    data = result.to_dict()["variant"]
+    share = data["share"]
+    if share is not None and share["value"] is not None:
+        console.print(
+            f"Under {escape(result.rules)}, the {share['sense']} first-player share is "
+            f"[bold]{share['value']}[/] ({share['float']:.4f}), reached by {share['rows']:,} "
+            f"row{'s' if share['rows'] != 1 else ''}"
+            + (
+                f"; {share['excluded_rows']:,} row(s) with no positive total have no share"
+                if share["excluded_rows"]
+                else ""
+            )
+            + "."
+        )
+        for example in share["examples"]:
+            coins = " ".join(map(str, example["coins"]))
+            console.print(
+                f"  #{example['index']}: [bold]{coins}[/]: first {example['first_total']} "
+                f"of {example['total']}"
+            )
+    nine = data["four_ninths"]
+    if nine is not None:
+        verdict = (
+            "does not apply (negative slices)"
+            if not nine["applies"]
+            else "holds"
+            if nine["holds"]
+            else "is VIOLATED"
+        )
+        console.print(f"The 4/9 bound {verdict}: {nine['rows_below']:,} rows below 4/9.")
 
 
 def _share(count: int, total: int) -> str:
