@@ -62,6 +62,16 @@ VALUES_PATTERN = (
     rf"^(?:[ \t]*{_INTEGER}[ \t]*(?:-|\.\.)[ \t]*{_INTEGER}[ \t]*"
     rf"|{_SEPARATOR}*{_TOKEN}(?:{_SEPARATOR}+{_TOKEN})*{_SEPARATOR}*)$"
 )
+#: Rules of the game the API solves (coinrow.rules, canonical lowercase spellings):
+#: ``reply`` with the one opponent the engines know, ``players:P`` for P from 2 to 64.
+RULES_PATTERN = (
+    r"^(?:plain|circular|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5})"
+    r"|reply:greedy|players:(?:[2-9]|[1-5][0-9]|6[0-4])(?::(?:left|right|spite))?)$"
+)
+#: Rules whose subgames are intervals of the row with two players (``/api/table``).
+TABLE_RULES_PATTERN = (
+    r"^(?:plain|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5}))$"
+)
 #: One coin as a string.
 COIN_PATTERN = f"^{_BLANK}*{_TOKEN}{_BLANK}*$"
 #: A row as one string of coins.
@@ -112,6 +122,27 @@ def moves_field(max_moves: int) -> Any:
     ]
 
 
+def rules_field(pattern: str, kinds: str) -> Any:
+    """A ``rules`` field: the text form of :class:`coinrow.Rules`, default ``plain`` (O(1))."""
+    return Field(
+        "plain",
+        max_length=40,
+        pattern=pattern,
+        description=f"The rules of the game (docs/variants.md), in lowercase: {kinds}.",
+    )
+
+
+RULES_KINDS = (
+    "plain, circular (the pizza), misere, stone-game-vii, take:K (K from 1 to 1000000) or "
+    "take:any, both-ends, reply:greedy, players:P (P from 2 to 64) with an optional tie-break "
+    ":left (default), :right or :spite"
+)
+TABLE_RULES_KINDS = (
+    "plain, misere, stone-game-vii, take:K or take:any, both-ends (the rules whose subgames "
+    "are intervals of the row)"
+)
+
+
 def _integral(value: Any) -> Any:
     """A JSON number with a zero fraction (``100.0``, read as a Decimal) is an integer, as
     JSON Schema says; other values are left to the strict int check."""
@@ -155,6 +186,7 @@ def request_models(
             False,
             description="Keep the per-coin keys for rows over 10,000 coins too (as --full).",
         )
+        rules: StrictStr = rules_field(RULES_PATTERN, RULES_KINDS)
 
     class TableRequest(Strict):
         coins: coins_field(table_coins)  # type: ignore[valid-type]
@@ -171,6 +203,7 @@ def request_models(
             description='Cells and moves to highlight: "best" (the optimal line) or a line of '
             "moves such as LRL (the cells it passes through, ending at the current subgame).",
         )
+        rules: StrictStr = rules_field(TABLE_RULES_PATTERN, TABLE_RULES_KINDS)
 
     class StepsRequest(Strict):
         coins: coins_field(steps_coins)  # type: ignore[valid-type]
@@ -218,6 +251,40 @@ class SolveResponse(BaseModel):
     omitted: list[str] | None = None
 
 
+class VariantSolveResponse(BaseModel):
+    """What ``coinrow solve --rules R --json`` prints (``VariantSolution.to_dict()``), and
+    for the pizza ``starts``."""
+
+    rules: str = Field(description="The rules, in their canonical text form.")
+    n: int
+    coins: list[Exact]
+    engine: str
+    totals: list[Exact] = Field(description="Every player's total along the line, first first.")
+    first_total: Exact
+    second_total: Exact
+    margin: Exact | None = Field(description="First minus second; null for over two players.")
+    objective: Exact | None = Field(
+        description="The first player's margin in what the rules make them maximise."
+    )
+    outcome: str = Field(
+        pattern="^(?:first|second|tie|player [0-9]+)$",
+        description='"first", "second", "tie", or with more than two players "player K".',
+    )
+    winners: list[int] = Field(description="0-based seats of the winners.")
+    line: str = Field(description='One optimal line: "LRL", "L2 R1", "1 LLL" (pizza).')
+    moves: list[str]
+    first_moves: str = Field(description="Every optimal first move, as one text.")
+    start: int | None = Field(description="The pizza's first slice (0-based), else null.")
+    tie_break: Literal["left", "right", "spite"] | None = Field(
+        description="The tie-break of players:P, else null."
+    )
+    starts: list[Exact] | None = Field(
+        None,
+        description="The pizza only: for each first slice (0-based), the first player's "
+        "margin (first minus second) with best play after it.",
+    )
+
+
 class CellData(BaseModel):
     """One subgame ``i..j`` (0-based): the mover's best total, margin, best moves, mover."""
 
@@ -238,6 +305,31 @@ class TableResponse(BaseModel):
     margin: Exact
     cells: list[CellData]
     svg: str
+
+
+class VariantCellData(BaseModel):
+    """One subgame ``i..j`` of a variant: what the rules make meaningful."""
+
+    i: int
+    j: int
+    value: Exact | None = Field(
+        description="The coins the mover takes with best play; null under stone-game-vii."
+    )
+    margin: Exact = Field(description="The mover's margin in what the rules make them maximise.")
+    moves: str = Field(description='Every optimal move: "L", "LR", "L2 R1", "B".')
+    player: Player | None = Field(
+        description="Who moves there; null under take and both-ends (it depends on the line)."
+    )
+
+
+class VariantTableResponse(BaseModel):
+    """What ``coinrow table --rules R --json`` prints (no picture: the page draws the cells)."""
+
+    rules: str
+    coins: list[Exact]
+    margin: Exact
+    line: str
+    cells: list[VariantCellData]
 
 
 class MoveResponse(BaseModel):
