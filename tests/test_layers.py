@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "variants": MODEL,
     "engines/": ENGINES,
     "game": MODEL,
+    "play_values": MODEL,
     "solution": MODEL,
     "subgames": MODEL,
     "record": MODEL,

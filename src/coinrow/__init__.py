@@ -40,6 +40,7 @@ from .errors import (
 )
 from .game import Game, Move, Position, TranscriptRow
 from .numbers import Value, coerce_coins, parse_coins
+from .play_values import PlayValues
 from .record import Record, parse_records, read_records
 from .rules import Rules
 from .solution import Solution, best_moves, solve
@@ -80,6 +81,7 @@ __all__ = [
     "MoveAnalysis",
     "Optimal",
     "PictureError",
+    "PlayValues",
     "Position",
     "Record",
     "RecordError",

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from .engines import MAX_SECONDS, check_cost
 from .errors import IllegalMoveError
@@ -263,8 +263,8 @@ def analyze(
         results.append(
             MoveAnalysis(
                 step.step,
-                step.player,
-                step.move,
+                cast(Player, step.player),
+                cast(Move, step.move),
                 step.coin,
                 sub.moves_of(step.before.lo, step.before.hi),
                 before,

@@ -1,0 +1,172 @@
+"""The values of play under any rules: :class:`PlayValues`, every player's final totals with
+best play and the optimal moves from any position of one row (docs/variants.md, "Playing
+under other rules").
+
+One object per row and rules, owned by its caller (a game, an analysis, a strategy), like
+:class:`~coinrow.subgames.Subgames` for the plain game, which it uses for the plain game
+and for the pizza after its first slice. Interval variants (``misere``, ``stone-game-vii``,
+``take``, ``both-ends``) fill one :class:`~coinrow.engines.variants.IntervalTable`; the pizza
+before its first slice, ``reply:S`` and ``players:p`` run their engines on the coins left
+(memoised per position in the object).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .engines import variants as engines
+from .errors import UnsupportedRulesError
+from .numbers import Value, coerce_coins, exact_arithmetic, zero_like
+from .rules import Rules, coerce_rules
+from .subgames import Subgames
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from .game import Position
+
+    #: The second player of ``reply``, as a strategy of a plain position.
+    Opponent = Callable[[Position], str]
+
+
+class PlayValues:
+    """Every player's final totals with best play and the optimal moves, from any position
+    of one row under one rules.
+
+    ``opponent`` is the second player of ``reply:S`` as a strategy of a plain
+    :class:`~coinrow.game.Position` (``coinrow.strategies.get(S)``); without it only the
+    engines' own opponents (``greedy``) are known and other ``reply`` rules raise
+    :class:`~coinrow.errors.UnsupportedRulesError`. Building is O(n^2) for the interval
+    variants (a table) and the plain game up to 512 coins, O(1) otherwise; the cost of each
+    query is given at :meth:`~coinrow.game.Position.best_totals`.
+
+    >>> from coinrow.game import Position
+    >>> values = PlayValues([1, 2, 3, 4], "take:2")
+    >>> start = Position.start([1, 2, 3, 4], rules="take:2")
+    >>> values.totals_of(start), values.moves_of(start)
+    ((7, 3), ('R2',))
+    """
+
+    def __init__(
+        self,
+        coins: Sequence[object],
+        rules: Rules | str | None = None,
+        *,
+        opponent: Opponent | None = None,
+    ) -> None:
+        self.coins = tuple(coerce_coins(coins))
+        self.rules = coerce_rules(rules)
+        self.zero: Value = zero_like(list(self.coins[:1]))
+        self._opponent = opponent
+        self._memo: dict[
+            tuple[int, int, int | None, int], tuple[tuple[Value, ...], tuple[str, ...]]
+        ]
+        self._memo = {}
+        self._subgames: dict[int | None, Subgames] = {}
+        kind = self.rules.kind
+        self._table = (
+            engines.variant_table(self.coins, self.rules)
+            if kind in engines.INTERVAL_KINDS and kind != "plain"
+            else None
+        )
+        if kind == "reply":
+            self._reply = self._reply_opponent()
+
+    def _reply_opponent(self) -> engines.Opponent:
+        if self._opponent is not None:
+            from .game import Position
+
+            strategy, coins = self._opponent, self.coins
+            return lambda lo, hi: strategy(Position._unchecked(coins, lo, hi))
+        name = self.rules.strategy or ""
+        if name not in engines.OPPONENTS:
+            raise UnsupportedRulesError(
+                f"rules {self.rules}: the strategy {name!r} is not one the engines know "
+                f"({', '.join(engines.OPPONENTS)}); pass it as a strategy"
+            )
+        return engines.OPPONENTS[name](self.coins)
+
+    def _check(self, position: Position) -> None:
+        if position.coins != self.coins or position.rules != self.rules:
+            raise UnsupportedRulesError(
+                f"these values are of a row of {len(self.coins)} coins under {self.rules}, "
+                f"not of this position under {position.rules}"
+            )
+
+    def totals_of(self, position: Position) -> tuple[Value, ...]:
+        """Every player's total from ``position`` on along an optimal line, first seat first
+        (what is still to come, not what was taken; see
+        :meth:`~coinrow.game.Position.best_totals` for the cost)."""
+        return self._solve(position)[0]
+
+    def moves_of(self, position: Position) -> tuple[str, ...]:
+        """Every optimal move of ``position`` in the engines' order (empty when it is over;
+        see :meth:`~coinrow.game.Position.best_moves`)."""
+        return self._solve(position)[1]
+
+    def _solve(self, position: Position) -> tuple[tuple[Value, ...], tuple[str, ...]]:
+        self._check(position)
+        players = self.rules.players
+        if position.is_over:
+            return (self.zero,) * players, ()
+        key = (position.lo, position.hi, position.first_slice, position.seat)
+        if key not in self._memo:
+            with exact_arithmetic():
+                ahead, moves = self._ahead(position)
+            seat = position.seat  # ahead lists the mover first: rotate to seat order
+            totals = tuple(ahead[(k - seat) % players] for k in range(players))
+            if self._table is None and self.rules.kind != "circular":
+                self._memo[key] = (totals, moves)
+            else:
+                return totals, moves  # O(1) or O(n) from the table: not worth memory
+        return self._memo[key]
+
+    def _ahead(self, position: Position) -> tuple[tuple[Value, ...], tuple[str, ...]]:
+        """The totals from here of the mover and the players after them, and the moves."""
+        lo, hi, kind = position.lo, position.hi, self.rules.kind
+        if kind == "circular" and position.first_slice is None:
+            result = engines.circular_solve(self.coins)
+            return result.totals, result.first_moves
+        if kind in ("plain", "circular"):
+            sub = self._plain(position.first_slice, position.row)
+            value = sub.value_of(lo, hi)
+            return (value, sub.total_of(lo, hi) - value), tuple(sub.moves_of(lo, hi))
+        if self._table is not None:
+            return self._interval(lo, hi)
+        left = self.coins[lo : hi + 1]
+        if kind == "players":
+            result = engines.players_solve(left, self.rules.players, self.rules.tie_break)
+            chosen = result.moves[0]  # the tie-break's move first: it is the line's
+            others = tuple(move for move in result.first_moves if move != chosen)
+            return result.totals, (chosen, *others)
+        # reply: the first seat's best reply, or the known opponent's move
+        total = sum(left, self.zero)
+        if position.seat == 1:
+            move = self._reply(lo, hi)
+            child = position.play(move)
+            first = self._solve(child)[0][0] if not child.is_over else self.zero
+            return (total - first, first), (move,)
+        result = engines.reply_solve(left, lambda i, j: self._reply(i + lo, j + lo))
+        return (result.totals[0], total - result.totals[0]), result.first_moves
+
+    def _plain(self, first_slice: int | None, row: tuple[Value, ...]) -> Subgames:
+        if first_slice not in self._subgames:
+            self._subgames[first_slice] = Subgames(row)
+        return self._subgames[first_slice]
+
+    def _interval(self, lo: int, hi: int) -> tuple[tuple[Value, ...], tuple[str, ...]]:
+        table = self._table
+        assert table is not None
+        moves = table.optimal_moves_of(lo, hi)
+        if self.rules.kind != "stone-game-vii":
+            value = table.value_of(lo, hi)
+            return (value, table.total_of(lo, hi) - value), moves
+        points = [self.zero, self.zero]  # Stone Game VII: points follow the line
+        turn = 0
+        while lo <= hi:
+            code = table.codes[hi - lo][lo]
+            lo, hi = engines.advance(lo, hi, code % 3, code // 3)
+            points[turn] += table.prefix[hi + 1] - table.prefix[lo] if lo <= hi else self.zero
+            turn ^= 1
+        return (points[0], points[1]), moves
