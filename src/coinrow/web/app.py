@@ -71,6 +71,7 @@ from ..numbers import (
     json_value,
     split_tokens,
 )
+from ..play_values import PlayValues
 from ..puzzles import daily_puzzle, puzzle
 from ..record import Record, load_records
 from ..review import evaluation
@@ -734,6 +735,27 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         return JSONResponse(position_data(game, strategy))
 
     @app.post(
+        "/api/play",
+        summary="A game under any rules: the position, legal and optimal moves, totals",
+        response_model=models.PlayResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    @_body(bodies.play)
+    def play_endpoint(body: Any) -> JSONResponse:
+        """The position after ``moves`` under ``rules`` (``Game(coins, moves, rules=...)``):
+        the mover's seat, every legal move and the coins it takes, the optimal moves (the
+        first is the computer's move), and every player's totals so far and with best play
+        from here. Stateless: send the whole game each time. O(n^2) for the interval variants
+        (their table), O(n^2) (times P) for the pizza before its first slice, ``reply`` and
+        ``players``."""
+        row = row_of(body.coins, limits.play_coins)
+        rules = Rules.parse(body.rules)
+        check_variant_cost(row, rules)
+        game = Game(row, body.moves, rules=rules)
+        return JSONResponse(play_data(game, PlayValues(row, rules)))
+
+    @app.post(
         "/api/analyze",
         summary="Move-by-move analysis of a game",
         response_model=models.AnalyzeResponse,
@@ -1054,4 +1076,42 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
         "first_guaranteed": json_value(guaranteed[0]),
         "second_guaranteed": json_value(guaranteed[1]),
         "leader": "first" if first > second else "second" if second > first else "tie",
+    }
+
+
+def play_data(game: Game, values: PlayValues) -> dict[str, Any]:
+    """The position of a game under any rules for ``/api/play`` (O(moves + legal moves) after
+    the library's queries, whose costs ``/api/play`` states)."""
+    position = game.position
+    finished = position.is_over
+    best = () if finished else game.best_moves(values=values)
+    return {
+        "rules": str(game.rules),
+        "coins": [json_value(coin) for coin in game.coins],
+        "players": game.rules.players,
+        "moves": list(game.moves),
+        "line": game.line,
+        "finished": finished,
+        "seat": None if finished else position.seat,
+        "legal": [
+            {"move": move, "indices": list(position.indices_of(move))}
+            for move in position.legal_moves()
+        ],
+        "best_moves": list(best),
+        "move": best[0] if best else None,
+        "totals": [json_value(total) for total in game.totals],
+        "best_totals": [json_value(total) for total in game.best_totals(values=values)],
+        "played": [
+            {
+                "seat": row.seat,
+                "player": row.player,
+                "move": row.move,
+                "indices": list(row.indices),
+                "gain": json_value(row.gain),
+                "totals": [json_value(total) for total in row.totals],
+            }
+            for row in game.transcript()
+        ],
+        "remaining": list(position.remaining_indices()),
+        "first_slice": position.first_slice,
     }

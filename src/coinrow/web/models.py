@@ -72,6 +72,8 @@ RULES_PATTERN = (
 TABLE_RULES_PATTERN = (
     r"^(?:plain|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5}))$"
 )
+#: A line of moves under any rules: L, R, B, L2, R10, and the pizza's first slice (digits).
+VARIANT_LINE_PATTERN = r"^ *(?:(?:[LR][0-9]*|B|[0-9]+) *)*$"
 #: One coin as a string.
 COIN_PATTERN = f"^{_BLANK}*{_TOKEN}{_BLANK}*$"
 #: A row as one string of coins.
@@ -173,6 +175,7 @@ class RequestModels:
     steps: type[Strict]
     move: type[Strict]
     analyze: type[Strict]
+    play: type[Strict]
 
 
 def request_models(
@@ -224,7 +227,20 @@ def request_models(
         coins: coins_field(analyze_coins)  # type: ignore[valid-type]
         moves: moves_field(analyze_coins)  # type: ignore[valid-type]
 
-    return RequestModels(SolveRequest, TableRequest, StepsRequest, MoveRequest, AnalyzeRequest)
+    class PlayRequest(Strict):
+        coins: coins_field(play_coins)  # type: ignore[valid-type]
+        moves: StrictStr = Field(
+            "",
+            max_length=8 * play_coins,
+            pattern=VARIANT_LINE_PATTERN,
+            description='The moves played so far as one line: "LRL"; under take:K "L2 R1"; '
+            'under both-ends "LBR"; the pizza\'s first slice (0-based) first, "3 LRL".',
+        )
+        rules: StrictStr = rules_field(RULES_PATTERN, RULES_KINDS)
+
+    return RequestModels(
+        SolveRequest, TableRequest, StepsRequest, MoveRequest, AnalyzeRequest, PlayRequest
+    )
 
 
 class ErrorResponse(BaseModel):
@@ -330,6 +346,50 @@ class VariantTableResponse(BaseModel):
     margin: Exact
     line: str
     cells: list[VariantCellData]
+
+
+class LegalMoveData(BaseModel):
+    """A legal move and the coins it takes (0-based indices in the row)."""
+
+    move: str
+    indices: list[int]
+
+
+class PlayedMoveData(BaseModel):
+    """A move played: who played it, the coins it took, what it scored, the totals after it."""
+
+    seat: int = Field(description="The mover's 0-based seat.")
+    player: str = Field(description='"first", "second", or "player K" with more players.')
+    move: str
+    indices: list[int]
+    gain: Exact
+    totals: list[Exact]
+
+
+class PlayResponse(BaseModel):
+    """A game under any rules after ``moves``: whose turn, the legal moves and the coins each
+    takes, the optimal moves and everyone's final totals with best play from here."""
+
+    rules: str
+    coins: list[Exact]
+    players: int
+    moves: list[str]
+    line: str
+    finished: bool
+    seat: int | None = Field(description="The mover's 0-based seat; null when the game is over.")
+    legal: list[LegalMoveData] = Field(description="Every legal move, in the engines' order.")
+    best_moves: list[str] = Field(description="Every optimal move here.")
+    move: str | None = Field(
+        description="Perfect play's move here (the first optimal move, the tie-break's under "
+        "players:P): the computer's move; null when the game is over."
+    )
+    totals: list[Exact] = Field(description="Every player's total so far, first seat first.")
+    best_totals: list[Exact] = Field(
+        description="Every player's final total when everyone plays optimally from here."
+    )
+    played: list[PlayedMoveData]
+    remaining: list[int] = Field(description="The coins left (0-based; the pizza's clockwise).")
+    first_slice: int | None = Field(description="The pizza's first slice once eaten, else null.")
 
 
 class MoveResponse(BaseModel):
