@@ -171,6 +171,9 @@ PAGES = {
     "solve-pizza": (f"#solve?{ROW}&rules=circular", "#solve-ring g.slice.best"),
     "solve-players": (f"#solve?{ROW}&rules=players%3A3", "#solve-v-scores .other"),
     "explore-take2": (f"#explore?{ROW}&rules=take%3A2&cell=1%2C3", "g.vcell.selected"),
+    "play-take2": (f"#play?{ROW}&rules=take%3A2&seat=0&moves=L2", '[data-state="your-turn"]'),
+    "play-pizza": (f"#play?{ROW}&rules=circular&seat=0&moves=3%20L", '[data-state="your-turn"]'),
+    "play-players": (f"#play?{ROW}&rules=players%3A3&seat=1", '[data-state="your-turn"]'),
 }
 
 
@@ -206,3 +209,92 @@ def test_variant_views_pass_axe(
     context.close()
     assert found == {}
     assert errors == []
+
+
+def variant_state(page: Any) -> str:
+    page.wait_for_function(
+        "['your-turn', 'over'].includes(document.querySelector('#play-variant').dataset.state)"
+    )
+    return str(page.get_attribute("#play-variant", "data-state"))
+
+
+def test_play_misere_to_the_end_against_the_computer(
+    app_page: Any, live_url: str, shots: Path
+) -> None:
+    """A misère game: the person follows the hints and gets what best play guarantees."""
+    page = app_page
+    row = [5, 3, 7, 10, 2, 8, 6]
+    page.goto(live_url + "#play?coins=" + "%20".join(map(str, row)))
+    page.select_option("#rules", "misere")
+    page.wait_for_selector("#play-variant:not([hidden])")
+    assert page.is_hidden("#play-plain")
+    guaranteed = solve(row, rules="misere").totals[0]
+    assert variant_state(page) == "your-turn"
+    assert page.text_content("#pv-status") == "Your move."
+    while variant_state(page) == "your-turn":
+        page.click("#pv-hint")
+        assert page.text_content("#pv-hint-text").startswith("Best: take the")
+        page.locator("#pv-moves button.hinted").first.click()
+        page.wait_for_timeout(50)
+    assert page.locator("#pv-board .coin.taken").count() == len(row)
+    cards = page.locator("#pv-scores .score .points")
+    assert cards.nth(0).text_content() == str(guaranteed)
+    assert page.text_content("#pv-status").startswith("Game over:")
+    assert "(the smallest total wins)" in page.text_content("#pv-status")
+    assert page.locator("#pv-played li").count() == len(row)
+    assert "rules=misere" in page.url and "moves=" in page.url
+    page.screenshot(path=str(shots / "web-variant-play-misere.png"), full_page=True)
+    page.reload()  # the finished game comes back from the address
+    assert variant_state(page) == "over"
+    assert page.locator("#pv-board .coin.taken").count() == len(row)
+
+
+def test_play_three_players_and_take_two(app_page: Any, live_url: str, shots: Path) -> None:
+    page = app_page
+    row = [1, 2, 3, 4, 5, 6, 7]
+    page.goto(live_url + "#play?coins=" + "%20".join(map(str, row)) + "&rules=players%3A3")
+    page.select_option("#pv-seat", "1")  # the second of three seats: the computer opens
+    assert variant_state(page) == "your-turn"
+    assert page.locator("#pv-played li").count() == 1  # player 1 (a computer) moved
+    assert page.locator("#pv-scores .score").count() == 3
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowLeft")  # the keyboard takes the left coin
+    assert variant_state(page) == "your-turn"
+    assert page.locator("#pv-played li").count() == 4  # mine and the two computers'
+    assert page.text_content("#pv-played li:nth-child(2)").startswith("You: L")
+    page.keyboard.press("u")  # undo back to before my move
+    page.wait_for_function("document.querySelectorAll('#pv-played li').length === 1")
+    while variant_state(page) == "your-turn":
+        page.locator("#pv-moves button").last.click()
+        page.wait_for_timeout(50)
+    assert "Game over" in page.text_content("#pv-status")
+    page.screenshot(path=str(shots / "web-variant-play-3.png"), full_page=True)
+    page.select_option("#rules", "take")  # take:2: moves L1, L2, R1, R2
+    page.wait_for_selector("#pv-moves button[data-move='L2']")
+    page.select_option("#pv-seat", "0")
+    assert variant_state(page) == "your-turn"
+    labels = [b.get_attribute("data-move") for b in page.locator("#pv-moves button").all()]
+    assert labels == ["L1", "L2", "R1", "R2"]
+    page.click("#pv-moves button[data-move='L2']")
+    assert variant_state(page) == "your-turn"
+    assert page.locator("#pv-board .coin.taken").count() >= 3
+
+
+def test_play_the_pizza_on_the_ring(app_page: Any, live_url: str, shots: Path) -> None:
+    page = app_page
+    row = [3, 1, 4, 1, 5, 9]
+    page.goto(live_url + "#play?coins=" + "%20".join(map(str, row)) + "&rules=circular")
+    assert variant_state(page) == "your-turn"
+    slices = page.locator("#pv-ring g.slice.active")
+    assert slices.count() == len(row)  # the first slice: any
+    assert page.locator("#pv-moves button").count() == 0
+    page.focus("#pv-ring g.slice[data-slice='5']")
+    page.keyboard.press("Enter")  # eat the 9 with the keyboard
+    assert variant_state(page) == "your-turn"
+    assert "eaten first" in (page.get_attribute("#pv-ring g.slice[data-slice='5']", "class") or "")
+    assert page.locator("#pv-ring g.slice.active").count() in (1, 2)  # the ends of the gap
+    while variant_state(page) == "your-turn":
+        page.locator("#pv-moves button").first.click()
+        page.wait_for_timeout(50)
+    assert page.locator("#pv-ring g.slice.eaten").count() == len(row)
+    page.screenshot(path=str(shots / "web-variant-play-pizza.png"), full_page=True)

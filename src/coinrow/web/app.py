@@ -1114,4 +1114,5 @@ def play_data(game: Game, values: PlayValues) -> dict[str, Any]:
         ],
         "remaining": list(position.remaining_indices()),
         "first_slice": position.first_slice,
+        "winners": list(game.rules.winners(game.totals)) if finished else None,
     }

@@ -390,6 +390,10 @@ class PlayResponse(BaseModel):
     played: list[PlayedMoveData]
     remaining: list[int] = Field(description="The coins left (0-based; the pizza's clockwise).")
     first_slice: int | None = Field(description="The pizza's first slice once eaten, else null.")
+    winners: list[int] | None = Field(
+        description="Once the game is over, the 0-based seats of the winners (the smallest "
+        "total in the misère game, else the largest); null before."
+    )
 
 
 class MoveResponse(BaseModel):

@@ -1,6 +1,7 @@
-// The pizza drawn as a ring (SVG built from /api/solve's JSON): one wedge per slice with its
-// value, each first slice's margin outside, the optimal first slices ringed; slices are
-// focusable and read out. Drawing only: every number comes from the server.
+// The pizza drawn as a ring (SVG built from the API's JSON): one wedge per slice with its
+// value, a label outside each (Solve: each first slice's margin; Play: who ate it), marked
+// slices ringed; slices are focusable and read out. Drawing only: every number comes from
+// the server.
 import { fmt } from "./api.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -28,51 +29,58 @@ function wedge(start, end, outer, inner) {
     + `L${x3.toFixed(2)} ${y3.toFixed(2)} A${inner} ${inner} 0 ${large} 0 ${x4.toFixed(2)} ${y4.toFixed(2)} Z`;
 }
 
-// The ring of `coins` (slice 0 at the top, clockwise); `starts[s]` the margin of first slice
-// s; `best` the optimal first slices. `onSelect(slice)` runs on a click, Enter or Space.
-export function drawRing(container, coins, starts, best, onSelect) {
+// The ring of `coins` (slice 0 at the top, clockwise). Options: `outer[s]` the text outside
+// slice s, `marked` the slices to ring, `classes[s]` extra classes, `labels[s]` what a screen
+// reader says, `active(s)` whether slice s can be chosen (default: all), `caption` the centre's
+// second line. `onSelect(slice)` runs on a click, Enter or Space on an active slice.
+export function drawRing(container, coins, options, onSelect) {
+  const { outer = [], marked = [], classes = [], labels = [], active = () => true, caption = "" } = options;
   const n = coins.length;
-  const svg = node("svg", {
-    viewBox: "0 0 400 400", class: "ring-svg", role: "group",
-    "aria-label": `The pizza: ${n} slices in a ring, the best first slice ringed`,
-  });
+  const svg = node("svg", { viewBox: "0 0 400 400", class: "ring-svg", role: "group", "aria-label": options.title || `The pizza: ${n} slices in a ring` });
   const step = (2 * Math.PI) / n;
+  const span = (s) => [-Math.PI / 2 + s * step, -Math.PI / 2 + (s + 1) * step - (n === 1 ? 1e-4 : 0)];
   const small = n > 16;
   const slices = [];
   for (let s = 0; s < n; s += 1) {
-    const start = -Math.PI / 2 + s * step;
-    const end = start + step - (n === 1 ? 1e-4 : 0); // one slice: a whole ring, nearly
-    const isBest = best.includes(s);
+    const [start, end] = span(s);
+    const on = active(s);
     const group = node("g", {
-      class: `slice${isBest ? " best" : ""}`, tabindex: 0, role: "button",
+      class: ["slice", marked.includes(s) ? "best" : "", on ? "active" : "", classes[s] || ""].filter(Boolean).join(" "),
       "data-slice": s,
-      "aria-label": label(s, coins, starts, isBest),
+      "aria-label": labels[s] || `Slice ${s + 1}, value ${fmt(coins[s])}`,
     });
+    if (on) {
+      group.setAttribute("tabindex", "0");
+      group.setAttribute("role", "button");
+    } else {
+      group.setAttribute("role", "img");
+    }
     group.append(node("path", { d: wedge(start, end, 150, 70), class: "wedge" }));
-    const middle = start + step / 2;
+    const middle = (start + end) / 2;
     const [vx, vy] = point(110, middle);
     group.append(node("text", { x: vx.toFixed(1), y: vy.toFixed(1), class: `value${small ? " small" : ""}` }, fmt(coins[s])));
-    const [mx, my] = point(177, middle);
-    group.append(node("text", { x: mx.toFixed(1), y: my.toFixed(1), class: `margin${small ? " small" : ""}` }, signed(starts[s])));
-    group.addEventListener("click", () => onSelect(s));
-    group.addEventListener("keydown", (event) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        onSelect(s);
-      }
-    });
+    if (outer[s] !== undefined && outer[s] !== null) {
+      const [mx, my] = point(177, middle);
+      group.append(node("text", { x: mx.toFixed(1), y: my.toFixed(1), class: `margin${small ? " small" : ""}` }, outer[s]));
+    }
+    if (on) {
+      group.addEventListener("click", () => onSelect(s));
+      group.addEventListener("keydown", (event) => {
+        if (event.key === "Enter" || event.key === " ") {
+          event.preventDefault();
+          onSelect(s);
+        }
+      });
+    }
     slices.push(group);
     svg.append(group);
   }
   // Marks drawn over every wedge, so neighbours never cover them (pointer events pass through).
-  const outline = (s, name) => {
-    const start = -Math.PI / 2 + s * step;
-    return node("path", { d: wedge(start, start + step - (n === 1 ? 1e-4 : 0), 150, 70), class: name, "aria-hidden": "true" });
-  };
-  for (const s of best) svg.append(outline(s, "best-mark"));
+  const outline = (s, name) => node("path", { d: wedge(...span(s), 150, 70), class: name, "aria-hidden": "true" });
+  for (const s of marked) svg.append(outline(s, "best-mark"));
   let mark = null;
-  svg.append(node("text", { x: 200, y: 195, class: "centre" }, `${n} slice${n === 1 ? "" : "s"}`));
-  svg.append(node("text", { x: 200, y: 218, class: "centre small" }, "margin outside"));
+  svg.append(node("text", { x: 200, y: caption ? 195 : 200, class: "centre" }, `${n} slice${n === 1 ? "" : "s"}`));
+  if (caption) svg.append(node("text", { x: 200, y: 218, class: "centre small" }, caption));
   container.replaceChildren(svg);
   return {
     select(s) {
@@ -84,7 +92,7 @@ export function drawRing(container, coins, starts, best, onSelect) {
   };
 }
 
-function signed(value) {
+export function signed(value) {
   const text = fmt(value);
   return text.startsWith("−") || text === "0" ? text : `+${text}`;
 }

@@ -2,7 +2,7 @@
 // Under other rules: every player's total, the outcome, the first moves and the line, and
 // for the pizza the ring with each first slice's margin.
 import { fmt, post } from "./api.js";
-import { drawRing, label, RING_LIMIT } from "./ring.js";
+import { drawRing, label, RING_LIMIT, signed } from "./ring.js";
 
 let ctx;
 let shown = null;
@@ -202,6 +202,12 @@ function showRing(data) {
     ring.select(slice);
     info.textContent = label(slice, data.coins, data.starts, best.includes(slice));
   };
-  ring = drawRing($("solve-ring"), data.coins, data.starts, best, select);
+  ring = drawRing($("solve-ring"), data.coins, {
+    outer: data.starts.map(signed),
+    marked: best,
+    labels: data.coins.map((coin, slice) => label(slice, data.coins, data.starts, best.includes(slice))),
+    caption: "margin outside",
+    title: `The pizza: ${data.n} slices in a ring, the best first slice ringed`,
+  }, select);
   info.textContent = `Best first slice: slice ${data.start + 1} (${fmt(data.coins[data.start])}). Tab to a slice or tap it to read it.`;
 }
