@@ -3,7 +3,7 @@ check on: no 5xx, every response matches the schema, schema-violating requests a
 and schema-valid requests are accepted (``positive_data_acceptance``, ST202).
 
 The schema says what the API reads, coin strings, strategy names and value specs included
-(patterns of the library's grammar). Three rules tie one field to another and no JSON
+(patterns of the library's grammar). Some rules tie one field to another and no JSON
 Schema can state them: moves (or a highlighted line) longer than the row, and a value range
 whose low end is above its high end; the moves of a line under other rules (which moves
 exist depends on ``rules``: ``L2`` under ``take:2``, ``B`` under ``both-ends``, a slice
