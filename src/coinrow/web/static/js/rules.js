@@ -47,6 +47,7 @@ function showFields() {
   $("rules-players-box").hidden = choice !== "players";
   $("rules-tie-box").hidden = choice !== "players";
   $("rules-help").textContent = HELP[choice];
+  $("rules-help").hidden = choice === "plain"; // the tagline says it; phones keep the room
 }
 
 function whole(field, low, high) {
