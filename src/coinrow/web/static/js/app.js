@@ -55,8 +55,10 @@ const ctx = {
     const link = ctx.link(view);
     history.replaceState(null, "", link || `#${view}`);
   },
+  // A row from a plain-game feature (a puzzle, a record, a "why not" row): plain rules.
   load(text, view = "solve", params = null) {
     input.value = text;
+    rules.set("plain");
     go(view, params);
   },
   go: (view, params) => go(view, params),
