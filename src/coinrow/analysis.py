@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from .engines import MAX_SECONDS, check_cost
+from .engines.variants import join_moves
 from .errors import IllegalMoveError
-from .game import Game, Move, Player, Position, parse_moves
-from .numbers import Value, exact_arithmetic, format_value, json_value
+from .game import Game, Position, parse_moves, seat_name
+from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_value
+from .play_values import PlayValues
+from .rules import PLAIN, Rules, coerce_rules
 from .subgames import Subgames
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]
@@ -33,11 +36,19 @@ MISTAKE_LIMIT = Fraction(1)
 @dataclass(frozen=True)
 class MoveAnalysis:
     """One analysed move. Totals are whole-game totals of the mover: coins already taken plus
-    what the mover can guarantee from the coins left."""
+    what the mover can guarantee from the coins left.
+
+    Under other rules (docs/variants.md) ``coin`` is what the move scored (the coins it
+    took together; Stone Game VII's points), ``player`` may be ``player K``, ``move`` and
+    ``best_moves`` are the rules' move texts, the totals are what the rules score (Stone
+    Game VII's points) with everyone playing best from there, and ``loss`` is the drop in
+    what the mover plays for: their total (``players:P``: their shortfall), its rise in the
+    misère game, their points margin in Stone Game VII. ``totals`` then holds every
+    player's running total (empty in the plain game)."""
 
     step: int
-    player: Player
-    move: Move
+    player: str
+    move: str
     coin: Value
     best_moves: str
     guaranteed_before: Value
@@ -46,6 +57,7 @@ class MoveAnalysis:
     label: Label
     first_total: Value
     second_total: Value
+    totals: tuple[Value, ...] = field(default=(), kw_only=True)
 
     def texts(self) -> tuple[str, ...]:
         """The move as the texts of a table row, in the order of :data:`HTML_COLUMNS` (O(1)).
@@ -66,7 +78,9 @@ class MoveAnalysis:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (O(1)); ``best_moves`` is ``"L"``, ``"R"`` or ``"LR"``."""
+        """JSON-ready form (O(1)); ``best_moves`` is ``"L"``, ``"R"`` or ``"LR"`` (under other
+        rules the moves' text, and a ``totals`` list: every player's running total)."""
+        extra = {"totals": [json_value(total) for total in self.totals]} if self.totals else {}
         return {
             "step": self.step,
             "player": self.player,
@@ -79,6 +93,7 @@ class MoveAnalysis:
             "label": self.label,
             "first_total": json_value(self.first_total),
             "second_total": json_value(self.second_total),
+            **extra,
         }
 
 
@@ -86,7 +101,7 @@ class MoveAnalysis:
 class PlayerSummary:
     """A player's moves in one game: how many, losses, labels, accuracy and totals."""
 
-    player: Player
+    player: str
     moves: int
     total_loss: Value
     labels: Mapping[str, int]
@@ -123,18 +138,29 @@ class GameAnalysis:
     """The analysis of a game: one :class:`MoveAnalysis` per move and a summary per player.
 
     ``final_total`` of a summary is what the player has taken so far (the final total when
-    every coin was taken)."""
+    every coin was taken). Under other ``rules``, ``others`` holds the summaries of the
+    seats after the second (``players:P``) and ``over`` whether the game ended."""
 
     coins: tuple[Value, ...]
     line: str
     moves: tuple[MoveAnalysis, ...]
     first: PlayerSummary
     second: PlayerSummary
+    rules: Rules = field(default=PLAIN, kw_only=True)
+    others: tuple[PlayerSummary, ...] = field(default=(), kw_only=True)
+    over: bool | None = field(default=None, kw_only=True)
 
     @property
     def finished(self) -> bool:
         """True when every coin was taken (O(1))."""
+        if self.over is not None:
+            return self.over
         return len(self.line) == len(self.coins)
+
+    @property
+    def summaries(self) -> tuple[PlayerSummary, ...]:
+        """Every player's summary, first seat first (O(p))."""
+        return (self.first, self.second, *self.others)
 
     def __repr__(self) -> str:
         return (
@@ -153,18 +179,22 @@ class GameAnalysis:
         summaries = "".join(
             f"<li>{summary.player}: {summary.moves} moves, accuracy {summary.accuracy:.0f}%, "
             f"total loss {html.escape(format_value(summary.total_loss))}</li>"
-            for summary in (self.first, self.second)
+            for summary in self.summaries
         )
         return f'<table class="coinrow-analysis"><tr>{head}</tr>{rows}</table><ul>{summaries}</ul>'
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form of the whole analysis (O(n))."""
+        """JSON-ready form of the whole analysis (O(n)): ``coins``, ``line``, ``finished``,
+        ``moves``, ``summary`` (``first``, ``second``; under ``players:P`` also ``player 3``
+        ...), and under other rules ``rules``."""
+        extra = {} if self.rules is PLAIN else {"rules": str(self.rules)}
         return {
+            **extra,
             "coins": [json_value(coin) for coin in self.coins],
             "line": self.line,
             "finished": self.finished,
             "moves": [move.to_dict() for move in self.moves],
-            "summary": {"first": self.first.to_dict(), "second": self.second.to_dict()},
+            "summary": {summary.player: summary.to_dict() for summary in self.summaries},
         }
 
 
@@ -217,10 +247,12 @@ def _result(guaranteed: Value, grand_total: Value) -> int:
 
 def analyze(
     coins: Sequence[object],
-    moves: str,
+    moves: str | Sequence[str],
     subgames: Subgames | None = None,
     *,
     max_seconds: float | None = MAX_SECONDS,
+    rules: Rules | str | None = None,
+    values: PlayValues | None = None,
 ) -> GameAnalysis:
     """Analyse every move of a game (possibly unfinished) on a row.
 
@@ -238,10 +270,29 @@ def analyze(
     (8, 7, 1, 'mistake', 'L')
     >>> game.first.total_loss, game.first.accuracy
     (1, 66.66666666666667)
+
+    Under other ``rules`` (docs/variants.md) the moves are the rules' texts and the values
+    come from ``values``, the row's :class:`~coinrow.play_values.PlayValues` (built here
+    when not given; pass it for ``reply:S`` with an opponent the engines do not know). Cost:
+    building it plus one query before and after each move (see
+    :meth:`~coinrow.game.Position.best_totals`); O(n^3) for ``reply`` and O(n^3 p) for
+    ``players:p``, estimated and refused over ``max_seconds`` like the plain game.
+
+    >>> misere = analyze([1, 5, 2], "LL", rules="misere")
+    >>> [(m.move, m.best_moves, m.guaranteed_before, m.guaranteed_after, m.loss, m.label)
+    ...  for m in misere.moves]
+    [('L', 'L', 6, 6, 0, 'best'), ('L', 'R', 2, 5, 3, 'blunder')]
     """
+    chosen = coerce_rules(rules)
+    if not chosen.is_plain:
+        if subgames is not None:
+            raise IllegalMoveError("subgames are the plain game's: pass values under other rules")
+        return _analyze_under(coins, moves, chosen, values, max_seconds)
+    if isinstance(moves, list | tuple) and all(isinstance(move, str) for move in moves):
+        moves = "".join(moves)
     sub = subgames if subgames is not None else Subgames(coins, max_seconds=max_seconds)
     row = sub.coins
-    line = parse_moves(moves)
+    line = parse_moves(cast(str, moves))  # it refuses anything but text with one line
     if len(line) > len(row):
         raise IllegalMoveError(f"{len(line)} moves for a row of {len(row)} coins")
     if sub.table is None:  # four reductions a move, of the coins left
@@ -263,8 +314,8 @@ def analyze(
         results.append(
             MoveAnalysis(
                 step.step,
-                cast(Player, step.player),
-                cast(Move, step.move),
+                step.player,
+                step.move,
                 step.coin,
                 sub.moves_of(step.before.lo, step.before.hi),
                 before,
@@ -287,7 +338,7 @@ def analyze(
 
 
 def _summary(
-    player: Player, moves: list[MoveAnalysis], start: Value, final: Value, zero: Value
+    player: str, moves: list[MoveAnalysis], start: Value, final: Value, zero: Value
 ) -> PlayerSummary:
     own = [move for move in moves if move.player == player]
     labels: dict[str, int] = {label: 0 for label in LABELS}
@@ -296,3 +347,84 @@ def _summary(
     with exact_arithmetic():
         total_loss = sum((move.loss for move in own), zero)
     return PlayerSummary(player, len(own), total_loss, labels, start, final)
+
+
+def _analyze_under(
+    coins: Sequence[object],
+    moves: str | Sequence[str],
+    rules: Rules,
+    values: PlayValues | None,
+    max_seconds: float | None,
+) -> GameAnalysis:
+    """:func:`analyze` under other rules (see there)."""
+    row = tuple(coerce_coins(coins))
+    game = Game(row, moves, rules=rules)
+    n, steps = len(row), len(game.moves)
+    if rules.kind in ("reply", "players"):  # each position solves the coins left
+        work = (steps + 1) * n * n // 2 * rules.players
+        what = f"analysing {steps:,} moves on {n:,} coins under {rules}"
+        check_cost(row, "table", max_seconds=max_seconds, what=what, items=work)
+    queries = PlayValues(row, rules) if values is None else values
+    typical = typical_coin(row)
+    zero = queries.zero
+    results: list[MoveAnalysis] = []
+    start = game.start.best_totals(values=queries)
+    so_far: tuple[Value, ...] = (zero,) * rules.players
+    for step in game.transcript():
+        position, seat = step.before, step.seat
+        before_totals = position.best_totals(so_far, values=queries)
+        after_totals = position.play(step.move).best_totals(step.totals, values=queries)
+        so_far = step.totals
+        with exact_arithmetic():
+            loss = _aim(rules, before_totals, seat) - _aim(rules, after_totals, seat)
+        turns = _standing(rules, after_totals, seat) < _standing(rules, before_totals, seat)
+        results.append(
+            MoveAnalysis(
+                step.step,
+                step.player,
+                step.move,
+                step.gain,
+                join_moves(position.best_moves(values=queries)),
+                before_totals[seat],
+                after_totals[seat],
+                loss,
+                label_for(loss, typical, turns),
+                step.totals[0],
+                step.totals[1],
+                totals=step.totals,
+            )
+        )
+    final = game.totals
+    summaries = [
+        _summary(seat_name(seat, rules.players), results, start[seat], final[seat], zero)
+        for seat in range(rules.players)
+    ]
+    return GameAnalysis(
+        row,
+        game.line,
+        tuple(results),
+        summaries[0],
+        summaries[1],
+        rules=rules,
+        others=tuple(summaries[2:]),
+        over=game.position.is_over,
+    )
+
+
+def _aim(rules: Rules, totals: Sequence[Value], seat: int) -> Value:
+    """What the seat plays for, from everyone's final totals: their total (its negative in
+    the misère game), or their points margin in Stone Game VII."""
+    if rules.kind == "misere":
+        return -totals[seat]
+    if rules.kind == "stone-game-vii":
+        return totals[seat] - totals[1 - seat]
+    return totals[seat]
+
+
+def _standing(rules: Rules, totals: Sequence[Value], seat: int) -> int:
+    """1 if the seat wins alone with these final totals, 0 if it shares the win, else -1."""
+    pick = min if rules.kind == "misere" else max
+    best = pick(totals)
+    if totals[seat] != best:
+        return -1
+    return 1 if sum(1 for total in totals if total == best) == 1 else 0

@@ -318,7 +318,7 @@ class Position:
         except UnsupportedRulesError:
             raise IllegalMoveError(
                 f"{move!r} is not a move of the rules {self.rules}; legal: "
-                f"{variant_engines.join_moves(self.legal_moves()[:12])}"
+                f"{' '.join(self.legal_moves()[:12])}{' ...' * (len(self.legal_moves()) > 12)}"
             ) from None
         if count > self.hi - self.lo + 1:
             raise IllegalMoveError(f"{move!r} takes {count} coins; {self.hi - self.lo + 1} left")

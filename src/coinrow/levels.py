@@ -16,8 +16,9 @@ from fractions import Fraction
 from typing import Any
 
 from .numbers import json_value, random_row
+from .rules import Rules, coerce_rules
 from .solution import solve
-from .strategies import Optimal, get, plain_words, play
+from .strategies import RULES_AWARE, Optimal, get, plain_words, play
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,22 @@ LEVELS: tuple[Level, ...] = (
     Level("expert", "Expert", "lookahead:4"),
     Level("perfect", "Perfect", "optimal"),
 )
+
+
+def levels_for(rules: Rules | str | None = None) -> tuple[Level, ...]:
+    """The levels that play under the rules, weakest first (O(levels)): every level in the
+    plain game; under other rules the levels whose strategy plays them (Beginner: random,
+    Casual: greedy, the move that scores most now, and Perfect: optimal; see
+    :data:`~coinrow.strategies.RULES_AWARE`).
+
+    >>> [level.key for level in levels_for("take:2")]
+    ['beginner', 'casual', 'perfect']
+    """
+    chosen = coerce_rules(rules)
+    if chosen.is_plain:
+        return LEVELS
+    return tuple(level for level in LEVELS if level.strategy.partition(":")[0] in RULES_AWARE)
+
 
 #: The sample :func:`strength` plays on by default: rows of this many coins of these values.
 SAMPLE_COINS, SAMPLE_VALUES, SAMPLE_SEED = 10, "1-9", 2026

@@ -59,6 +59,7 @@ class PlayValues:
         self.rules = coerce_rules(rules)
         self.zero: Value = zero_like(list(self.coins[:1]))
         self._opponent = opponent
+        self._seen: tuple[Value, ...] | None = None
         self._memo: dict[
             tuple[int, int, int | None, int], tuple[tuple[Value, ...], tuple[str, ...]]
         ]
@@ -88,11 +89,15 @@ class PlayValues:
         return engines.OPPONENTS[name](self.coins)
 
     def _check(self, position: Position) -> None:
+        if position.coins is self._seen and position.rules is self.rules:
+            return  # the row object last checked: O(1) for every position of one game
         if position.coins != self.coins or position.rules != self.rules:
             raise UnsupportedRulesError(
                 f"these values are of a row of {len(self.coins)} coins under {self.rules}, "
                 f"not of this position under {position.rules}"
             )
+        self._seen = position.coins
+        self.rules = position.rules  # equal rules: keep the positions' object for the check
 
     def totals_of(self, position: Position) -> tuple[Value, ...]:
         """Every player's total from ``position`` on along an optimal line, first seat first

@@ -11,6 +11,10 @@ Records are separated by blank lines. The moves line may be missing (no move pla
 may be shorter than the row (an unfinished game); moves may be spaced, comma separated or
 lower case. An empty row is written as the coins line ``-``. Other lines starting with ``#``
 and without ``key:`` are comments and are dropped.
+
+Games under other rules (docs/variants.md) carry the header ``# rules: take:2`` (its
+canonical text) and their moves line holds the rules' moves (``L2 R1``, ``LBR``, the pizza's
+``1 LLR``); a record without the header is a plain game, so old records read as before.
 :func:`parse_records` never raises on bad text: it keeps every good record and returns one
 :class:`~coinrow.errors.RecordError` (with its line number) per bad record.
 """
@@ -35,6 +39,7 @@ from .numbers import (
     parse_token,
     row_repr,
 )
+from .rules import PLAIN, Rules, coerce_rules
 
 
 def _clean_header(key: object, value: object) -> tuple[str, str]:
@@ -53,6 +58,19 @@ def _clean_header(key: object, value: object) -> tuple[str, str]:
 class Record:
     """One game: the row, the moves played (``L``/``R`` text) and header fields.
 
+    ``rules`` (keyword-only; a :class:`~coinrow.rules.Rules` or its text) is kept as the
+    ``rules`` header in its canonical text, and the moves are then the rules' moves, written
+    as :attr:`~coinrow.game.Game.line` writes them (``L2 R1``). Without that header (or with
+    ``plain``) a record is a plain game.
+
+    >>> t = Record([1, 2, 3, 4], "l2 r1", rules="take:2")
+    >>> t.moves, t.rules, t.headers["rules"], t.finished, t.game().totals
+    ('L2 R1', Rules.parse('take:2'), 'take:2', False, (3, 4))
+    >>> print(t.to_text(), end="")
+    # rules: take:2
+    1 2 3 4
+    L2 R1
+
     Construction validates and normalises: coins become one exact number family, moves are
     upper-cased (at most one per coin), header keys and values are stripped (keys non-empty,
     without ``:``, both on one line). Records are immutable all the way down (``headers`` is
@@ -70,13 +88,24 @@ class Record:
     headers: Mapping[str, str] = field(default_factory=dict)
 
     def __init__(
-        self, coins: Iterable[object], moves: str = "", headers: Mapping[str, str] | None = None
+        self,
+        coins: Iterable[object],
+        moves: str = "",
+        headers: Mapping[str, str] | None = None,
+        *,
+        rules: Rules | str | None = None,
     ) -> None:
         row = tuple(coerce_coins(coins))
-        line = parse_moves(moves)
-        if len(line) > len(row):
-            raise RecordError(0, f"{len(line)} moves for a row of {len(row)} coins")
         cleaned = dict(_clean_header(key, value) for key, value in (headers or {}).items())
+        chosen = _record_rules(cleaned.get("rules"), rules)
+        if "rules" in cleaned or not chosen.is_plain:
+            cleaned["rules"] = str(chosen)
+        if chosen.is_plain:
+            line = parse_moves(moves)
+            if len(line) > len(row):
+                raise RecordError(0, f"{len(line)} moves for a row of {len(row)} coins")
+        else:
+            line = Game(row, moves, rules=chosen).line
         object.__setattr__(self, "coins", row)
         object.__setattr__(self, "moves", line)
         object.__setattr__(self, "headers", MappingProxyType(cleaned))
@@ -98,6 +127,12 @@ class Record:
         return f"Record({row_repr(self.coins)}, {self.moves!r}{headers})"
 
     @property
+    def rules(self) -> Rules:
+        """The rules of the game: the ``rules`` header, the plain game without it (O(1))."""
+        text = self.headers.get("rules")
+        return PLAIN if text is None else Rules.parse(text)
+
+    @property
     def players(self) -> str | None:
         """The ``players`` header, e.g. ``"Alice vs Bob"`` (O(1))."""
         return self.headers.get("players")
@@ -109,11 +144,15 @@ class Record:
 
     @property
     def finished(self) -> bool:
-        """True when every coin was taken (O(1))."""
+        """True when every coin was taken (O(1); O(n) under other rules)."""
+        if "rules" in self.headers and not self.rules.is_plain:
+            return self.game().position.is_over
         return len(self.moves) == len(self.coins)
 
     def game(self) -> Game:
-        """The record as a :class:`~coinrow.game.Game` (O(n))."""
+        """The record as a :class:`~coinrow.game.Game` under its rules (O(n))."""
+        if "rules" in self.headers:
+            return Game(self.coins, self.moves, rules=self.rules)
         return Game(self.coins, self.moves)
 
     def to_text(self) -> str:
@@ -144,8 +183,9 @@ class Record:
         }
 
     @classmethod
-    def from_dict(cls, data: object) -> Record:
+    def from_dict(cls, data: object, *, rules: Rules | str | None = None) -> Record:
         """The record of a :meth:`to_dict` form; raises :class:`RecordError` (O(n)).
+        ``rules`` are the rules of a record without a ``rules`` header (plain by default).
 
         >>> Record.from_dict({"coins": [1, "1/2"], "moves": "L"}).coins
         (Fraction(1, 1), Fraction(1, 2))
@@ -163,11 +203,20 @@ class Record:
         if not isinstance(headers, Mapping):
             raise RecordError(0, "'headers' must be an object of text values")
         try:
-            return cls(coins, moves, headers)
+            return cls(coins, moves, headers, rules=None if "rules" in headers else rules)
         except RecordError:
             raise
         except CoinrowError as error:
             raise RecordError(0, str(error)) from None
+
+
+def _record_rules(header: str | None, rules: Rules | str | None) -> Rules:
+    """The rules of a record from its header and the ``rules`` argument, which must agree."""
+    from_header = None if header is None else coerce_rules(header)
+    given = None if rules is None else coerce_rules(rules)
+    if from_header is not None and given is not None and from_header != given:
+        raise RecordError(0, f"the rules header says {from_header}, the rules given {given}")
+    return from_header or given or PLAIN
 
 
 @dataclass(frozen=True)
@@ -195,7 +244,7 @@ def _blocks(lines: Sequence[str]) -> Iterable[list[tuple[int, str]]]:
 EMPTY_ROW = "-"
 
 
-def _parse_block(block: list[tuple[int, str]]) -> Record:
+def _parse_block(block: list[tuple[int, str]], rules: Rules | str | None = None) -> Record:
     headers: dict[str, str] = {}
     data: list[tuple[int, str]] = []
     for number, text in block:
@@ -224,18 +273,19 @@ def _parse_block(block: list[tuple[int, str]]) -> Record:
         raise RecordError(coins_number, str(error)) from None
     moves_number, moves_text = data[1] if len(data) == 2 else (coins_number, "")
     try:
-        return Record(coins, moves_text, headers)
+        return Record(coins, moves_text, headers, rules=None if "rules" in headers else rules)
     except RecordError as error:
         raise RecordError(moves_number, error.message) from None
     except CoinrowError as error:
         raise RecordError(moves_number, str(error)) from None
 
 
-def parse_records(text: str) -> RecordsRead:
+def parse_records(text: str, *, rules: Rules | str | None = None) -> RecordsRead:
     """Read every record of a text, collecting errors instead of raising (O(len(text))).
 
     A record with any error is left out and reported once, with the number of the offending
-    line.
+    line. ``rules`` are the rules of the records without a ``rules`` header (plain by
+    default).
 
     >>> read = parse_records("3 2 2 3 1 2\\nLLRLLL\\n\\n1 x\\n\\n# date: today\\n5 5\\nR\\n")
     >>> [r.moves for r in read.records], [str(e) for e in read.errors]
@@ -244,16 +294,17 @@ def parse_records(text: str) -> RecordsRead:
     read = RecordsRead([], [])
     for block in _blocks(text.splitlines()):
         try:
-            read.records.append(_parse_block(block))
+            read.records.append(_parse_block(block, rules))
         except RecordError as error:
             read.errors.append(error)
     return read
 
 
-def parse_json_records(text: str) -> RecordsRead:
+def parse_json_records(text: str, *, rules: Rules | str | None = None) -> RecordsRead:
     """Records from JSON: one :meth:`Record.to_dict` object or a list of them (O(len(text))).
 
-    Bad entries are reported as errors with line 0 and their 1-based index in the message.
+    Bad entries are reported as errors with line 0 and their 1-based index in the message;
+    ``rules`` as :func:`parse_records`.
 
     >>> len(parse_json_records('[{"coins": [1, 2], "moves": "RL"}]').records)
     1
@@ -270,7 +321,7 @@ def parse_json_records(text: str) -> RecordsRead:
     read = RecordsRead([], [])
     for index, item in enumerate(items, start=1):
         try:
-            read.records.append(Record.from_dict(item))
+            read.records.append(Record.from_dict(item, rules=rules))
         except RecordError as error:
             read.errors.append(RecordError(0, f"record {index}: {error.message}"))
     return read
@@ -286,8 +337,9 @@ def _json_decimal(text: str) -> Value:
     return parse_token(text)
 
 
-def read_records(path: str | Path) -> RecordsRead:
-    """Read a file of records: JSON when it starts with ``{`` or ``[``, else text (O(size)).
+def read_records(path: str | Path, *, rules: Rules | str | None = None) -> RecordsRead:
+    """Read a file of records: JSON when it starts with ``{`` or ``[``, else text (O(size));
+    ``rules`` as :func:`parse_records`.
 
     A missing or undecodable file is reported as one error (line 0).
     """
@@ -297,19 +349,19 @@ def read_records(path: str | Path) -> RecordsRead:
         return RecordsRead([], [RecordError(0, f"no such file: {path}")])
     except (OSError, UnicodeDecodeError) as error:
         return RecordsRead([], [RecordError(0, f"{path}: cannot read records ({error})")])
-    return load_records(text)
+    return load_records(text, rules=rules)
 
 
-def load_records(text: str) -> RecordsRead:
+def load_records(text: str, *, rules: Rules | str | None = None) -> RecordsRead:
     """Records from JSON when the text starts with ``{`` or ``[``, else from the text format
-    (O(len(text))).
+    (O(len(text))); ``rules`` as :func:`parse_records`.
 
     >>> len(load_records('{"coins": [1]}').records), len(load_records("1\\n").records)
     (1, 1)
     """
     if text.lstrip()[:1] in ("{", "["):
-        return parse_json_records(text)
-    return parse_records(text)
+        return parse_json_records(text, rules=rules)
+    return parse_records(text, rules=rules)
 
 
 def append_record(path: str | Path, record: Record) -> None:

@@ -22,10 +22,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engines import reduction
+from .engines.variants import join_moves
 from .errors import IllegalMoveError, InvalidOptionError
-from .game import MOVES, Position
-from .numbers import Value, coerce_coins, exact_arithmetic, json_value, parse_coins
-from .strategies import Strategy, get
+from .game import MOVES, Game, Position
+from .numbers import Value, coerce_coins, exact_arithmetic, json_value, parse_coins, zero_like
+from .play_values import PlayValues
+from .rules import PLAIN, Rules, coerce_rules
+from .strategies import Strategy, get, play_values
 from .subgames import Subgames
 
 #: Seconds of one core a search may take: longer searches are cut at a shorter maximum
@@ -35,7 +38,9 @@ SEARCH_SECONDS = 120
 #: Rows per second of one core, measured on this project's machine kind (docs/census.md):
 #: the compiled census path (one built-in strategy, rows of up to 20 coins, prefix-shared
 #: column scans) and the Python path (rows of about 12 coins).
-ROWS_PER_SECOND = {"compiled": 3_000_000, "python": 7_000}
+#: Searches under other rules run through Python at about 900 (take:2) to 1,500 (reply)
+#: rows of up to 6 or 7 coins per second.
+ROWS_PER_SECOND = {"compiled": 3_000_000, "python": 7_000, "rules": 1_000}
 
 #: Most rows a search played through Python covers (SEARCH_SECONDS at its measured speed).
 MAX_SEARCH_ROWS = SEARCH_SECONDS * ROWS_PER_SECOND["python"]
@@ -58,23 +63,33 @@ Progress = Callable[[int], None]
 
 @dataclass(frozen=True)
 class Counterexample:
-    """A row where the strategy, first against an optimal opponent, ends below the optimum."""
+    """A row where the strategy, first against an optimal opponent, ends below the optimum.
+
+    Under other ``rules`` the totals are what the rules score (Stone Game VII's points) and
+    ``shortfall`` is what the strategy lost in what it plays for (:attr:`loss`): its total,
+    its excess in the misère game, its points margin in Stone Game VII."""
 
     coins: tuple[Value, ...]
     strategy_total: Value
     optimal_total: Value
     strategy_line: str
     optimal_line: str
+    rules: Rules = field(default=PLAIN, kw_only=True, repr=False)
+    shortfall: Value | None = field(default=None, kw_only=True, repr=False)
 
     @property
     def loss(self) -> Value:
         """How much below the optimal first total the strategy ended (O(1))."""
+        if self.shortfall is not None:
+            return self.shortfall
         with exact_arithmetic():
             return self.optimal_total - self.strategy_total
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (O(n))."""
+        """JSON-ready form (O(n)); under other rules also ``rules``."""
+        extra = {} if self.rules.is_plain else {"rules": str(self.rules)}
         return {
+            **extra,
             "coins": [json_value(coin) for coin in self.coins],
             "strategy_total": json_value(self.strategy_total),
             "optimal_total": json_value(self.optimal_total),
@@ -173,7 +188,9 @@ def strays(coins: Sequence[object], strategy: Strategy, subgames: Subgames | Non
     return False
 
 
-def check_row(coins: Sequence[object], strategy: Strategy) -> Counterexample | None:
+def check_row(
+    coins: Sequence[object], strategy: Strategy, *, rules: Rules | str | None = None
+) -> Counterexample | None:
     """The counterexample this row gives, or None when the strategy gets the optimal first
     total against every optimal opponent (:func:`strays`, then :func:`worst_line` for the
     report).
@@ -182,7 +199,18 @@ def check_row(coins: Sequence[object], strategy: Strategy) -> Counterexample | N
     7
     >>> check_row([2, 1, 2, 3, 3, 3], get("optimal")) is None
     True
+
+    Under other ``rules`` (Python, by :func:`worst_line_under`): the strategy plays the
+    first seat against opponents who make only optimal moves (every one tried; under
+    ``reply:S`` the second seat is S, under ``players:P`` the other seats play best).
+
+    >>> example = check_row([2, 1, 2, 2], get("greedy", rules="misere"), rules="misere")
+    >>> example.strategy_total, example.optimal_total, example.loss, example.strategy_line
+    (4, 3, 1, 'LLLL')
     """
+    chosen = coerce_rules(rules)
+    if not chosen.is_plain:
+        return _check_row_under(coins, strategy, chosen)
     row = tuple(coerce_coins(coins))
     if not row:
         return None
@@ -198,6 +226,105 @@ def check_row(coins: Sequence[object], strategy: Strategy) -> Counterexample | N
     return Counterexample(row, total, optimal_total, line, optimal_line)
 
 
+def _aim(rules: Rules, totals: Sequence[Value]) -> Value:
+    """What the first seat plays for, from everyone's totals."""
+    if rules.kind == "misere":
+        return -totals[0]
+    if rules.kind == "stone-game-vii":
+        return totals[0] - totals[1]
+    return totals[0]
+
+
+def worst_line_under(
+    coins: Sequence[object], strategy: Strategy, rules: Rules | str, values: PlayValues
+) -> tuple[tuple[Value, ...], tuple[str, ...]]:
+    """Every player's totals and the line when the strategy plays the first seat under the
+    rules and the others make only optimal moves, the ones that hurt it most
+    (:meth:`~coinrow.game.Position.best_moves`, every one tried). O(r) strategy calls and
+    value queries for the r reachable positions; no recursion.
+
+    >>> from coinrow.strategies import play_values
+    >>> worst_line_under([1, 2, 3, 4], get("greedy", rules="take:2"), "take:2",
+    ...                  play_values([1, 2, 3, 4], "take:2"))
+    ((7, 3), ('R2', 'L2'))
+    """
+    chosen = coerce_rules(rules)
+    start = Position.start(coins, rules=chosen)
+    row = start.coins
+    zero = zero_like(list(row[:1]))
+    best: dict[Position, tuple[tuple[Value, ...], str, Position | None]] = {}
+    stack = [start]
+    with exact_arithmetic():
+        while stack:
+            position = stack[-1]
+            if position in best:
+                stack.pop()
+                continue
+            if position.is_over:
+                best[position] = ((zero,) * chosen.players, "", None)
+                stack.pop()
+                continue
+            if position.seat == 0:
+                moves: tuple[str, ...] = (_legal(position, strategy(position)),)
+            else:
+                moves = position.best_moves(values=values)
+            children = [position.play(move) for move in moves]
+            missing = [child for child in children if child not in best]
+            if missing:
+                stack.extend(missing)
+                continue
+            stack.pop()
+            options = []
+            for move, child in zip(moves, children, strict=True):
+                if chosen.kind == "stone-game-vii":
+                    gain = sum(child.remaining, zero)
+                else:
+                    gain = sum((row[index] for index in position.indices_of(move)), zero)
+                totals = list(best[child][0])
+                totals[position.seat] += gain
+                options.append((tuple(totals), move, child))
+            best[position] = min(options, key=lambda option: _aim(chosen, option[0]))
+    line, here = [], best[start]
+    while here[2] is not None:
+        line.append(here[1])
+        here = best[here[2]]
+    return best[start][0], tuple(line)
+
+
+def _legal(position: Position, move: str) -> str:
+    try:
+        return position.move_text(move)
+    except IllegalMoveError as error:
+        raise IllegalMoveError(f"the strategy returned an illegal move: {error}") from None
+
+
+def _check_row_under(
+    coins: Sequence[object], strategy: Strategy, rules: Rules
+) -> Counterexample | None:
+    row = tuple(coerce_coins(coins))
+    if not row:
+        return None
+    values = play_values(row, rules)
+    totals, line = worst_line_under(row, strategy, rules, values)
+    optimal = Position.start(row, rules=rules).best_totals(values=values)
+    with exact_arithmetic():
+        shortfall = _aim(rules, optimal) - _aim(rules, totals)
+    if shortfall <= 0:
+        return None
+    game = Game(row, rules=rules)
+    while not game.position.is_over:
+        game.push(game.best_moves(values=values)[0])
+    return Counterexample(
+        row,
+        totals[0],
+        optimal[0],
+        join_moves(line),
+        game.line,
+        rules=rules,
+        shortfall=shortfall,
+    )
+
+
 @dataclass
 class RefuteResult:
     """What a search found: the rows searched so far, how many of them are counterexamples
@@ -211,6 +338,7 @@ class RefuteResult:
     counterexamples: list[Counterexample] = field(default_factory=list)
     complete: bool = False
     found: int = 0
+    rules: Rules = PLAIN
 
     @property
     def capped(self) -> bool:
@@ -224,8 +352,11 @@ class RefuteResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``strategy``, ``searched``, ``found`` (counterexamples counted),
-        ``counterexamples`` (the first ones kept) and the bounds."""
+        ``counterexamples`` (the first ones kept) and the bounds; under other rules also
+        ``rules``."""
+        extra = {} if self.rules.is_plain else {"rules": str(self.rules)}
         return {
+            **extra,
             "strategy": self.strategy,
             "searched": self.searched,
             "found": self.found,
@@ -292,6 +423,13 @@ class Search:
     >>> search = Search("greedy", [1, 2, 3, 5], 6)
     >>> sum(search.run()), search.result.counterexamples[0].coins
     (94, (1, 1, 3, 2))
+
+    Under other ``rules`` (keyword-only) the search runs through Python (:func:`check_row`
+    with the rules), whatever the strategy, at the measured ``ROWS_PER_SECOND["rules"]``.
+
+    >>> search = Search("greedy", [0, 1, 2], 5, rules="both-ends")
+    >>> sum(search.run()), search.result.counterexamples[0].coins
+    (47, (0, 0, 2, 1))
     """
 
     def __init__(
@@ -301,6 +439,8 @@ class Search:
         max_length: int,
         limit: int = 1,
         cap: int | None = None,
+        *,
+        rules: Rules | str | None = None,
     ) -> None:
         if max_length < 1:
             raise InvalidOptionError(f"the longest row searched must be >= 1, got {max_length}")
@@ -313,16 +453,20 @@ class Search:
         if not values:
             raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
         self.name = strategy
-        self.strategy = get(strategy, seed=0)
+        self.rules = coerce_rules(rules)
+        self.strategy = get(strategy, seed=0, rules=self.rules)
         self.limit = limit
-        self.compiled = _compiled_search(strategy, values, max_length)
-        self.cap = cap if cap is not None else search_cap(self.compiled)
+        plain = self.rules.is_plain
+        self.compiled = plain and _compiled_search(strategy, values, max_length)
+        if cap is None:
+            cap = search_cap(self.compiled) if plain else SEARCH_SECONDS * ROWS_PER_SECOND["rules"]
+        self.cap = cap
         length = search_length(len(values), max_length, self.cap)
         if length == 0:
             raise InvalidOptionError(
                 f"even rows of length 1 over {len(values)} values exceed the cap of {self.cap} rows"
             )
-        self.result = RefuteResult(strategy, values, length, max_length)
+        self.result = RefuteResult(strategy, values, length, max_length, rules=self.rules)
 
     @property
     def total_rows(self) -> int:
@@ -341,7 +485,7 @@ class Search:
             for row in itertools.product(result.alphabet, repeat=size):
                 result.searched += 1
                 pending += 1
-                example = check_row(row, self.strategy)
+                example = check_row(row, self.strategy, rules=self.rules)
                 if example is not None:
                     result.found += 1
                     if len(result.counterexamples) < MAX_KEPT:
@@ -442,6 +586,8 @@ def refute(
     limit: int = 1,
     progress: Progress | None = None,
     cap: int | None = None,
+    *,
+    rules: Rules | str | None = None,
 ) -> RefuteResult:
     """Run a whole :class:`Search` and return its result; ``progress`` is called with the
     number of rows checked since its last call. Complexity: the rows searched, each O(n)
@@ -452,7 +598,7 @@ def refute(
     >>> [result.counterexamples[0].coins, result.searched]
     [(1, 1, 3, 2), 94]
     """
-    search = Search(strategy, alphabet, max_length, limit, cap)
+    search = Search(strategy, alphabet, max_length, limit, cap, rules=rules)
     for checked in search.run():
         if progress is not None:
             progress(checked)

@@ -1,5 +1,13 @@
 """Strategies: functions from a :class:`~coinrow.game.Position` to a move ``"L"`` or ``"R"``.
 
+Under other rules (docs/variants.md) a strategy gets a position under those rules and
+returns one of its :meth:`~coinrow.game.Position.legal_moves`; the built-ins
+:class:`Optimal`, :func:`greedy` and :class:`RandomStrategy` play every rules
+(:data:`RULES_AWARE`), the others the plain game only and raise
+:class:`~coinrow.errors.UnsupportedRulesError` naming both (as :func:`get` does with
+``rules=``); the positions of ``reply:S`` are the plain game's, so every strategy plays
+them.
+
 Any callable ``strategy(position) -> "L" | "R"`` is a strategy; :func:`play` pits two of them
 against each other. The built-ins are listed in :data:`BUILTINS` and built by name with
 :func:`get` (``"greedy"``, ``"lookahead:3"``, ``"random:42"``, ``"optimal:right"``, or a user
@@ -18,17 +26,49 @@ from collections.abc import Callable, Sequence
 
 from .engines import MAX_SECONDS, check_cost
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
+from .engines.variants import OPPONENTS
 from .errors import (
     StrategyFailedError,
     StrategyParameterError,
     StrategyUnavailableError,
     UnknownStrategyError,
+    UnsupportedRulesError,
 )
 from .game import MOVES, Game, Move, Position
 from .numbers import Value, exact_arithmetic, exact_row, is_int_array, zero_like
+from .play_values import PlayValues
+from .rules import PLAIN, Rules, coerce_rules
 from .subgames import Subgames
 
-Strategy = Callable[[Position], Move]
+Strategy = Callable[[Position], str]
+
+#: The built-ins that play under every rules; the others play the plain game only.
+RULES_AWARE = ("optimal", "greedy", "random")
+
+
+def _plain_only(position: Position, name: str) -> None:
+    """Refuse a position under other rules for a strategy of the plain game (O(1)); the
+    positions of ``reply:S`` are the plain game's (S is any strategy), so they pass."""
+    if position.rules is not PLAIN and position.rules.kind != "reply":
+        raise UnsupportedRulesError(
+            f"strategy {name!r} plays the plain game only, not the rules {position.rules} "
+            f"(under other rules: {', '.join(RULES_AWARE)})"
+        )
+
+
+def play_values(coins: Sequence[object], rules: Rules | str | None) -> PlayValues:
+    """The :class:`~coinrow.play_values.PlayValues` of a row under the rules, with the
+    opponent of ``reply:S`` built by name when the engines do not know it (O(n^2) for the
+    interval variants' table, else O(1)).
+
+    >>> play_values([3, 2, 10, 4], "reply:lookahead:2").rules
+    Rules.parse('reply:lookahead:2')
+    """
+    chosen = coerce_rules(rules)
+    opponent = None
+    if chosen.kind == "reply" and chosen.strategy not in OPPONENTS:
+        opponent = get(chosen.strategy or "", allow_user=False)
+    return PlayValues(coins, chosen, opponent=opponent)
 
 
 class Optimal:
@@ -45,6 +85,13 @@ class Optimal:
     'R'
     >>> Optimal()(Position.start([1, 2, 4, 3])), Optimal("right")(Position.start([1, 2, 4, 3]))
     ('L', 'R')
+
+    Under other rules it plays :meth:`~coinrow.game.Position.best_moves` (the first of
+    them, the last for ``right``, or one at random) from the row's
+    :func:`play_values`, kept like the table:
+
+    >>> Optimal()(Position.start([1, 2, 3, 4], rules="take:2"))
+    'R2'
     """
 
     def __init__(self, ties: str = "left", seed: int | None = None) -> None:
@@ -56,6 +103,8 @@ class Optimal:
         self.rng = _random.Random(seed)
         self.subgames: Subgames | None = None
         self._row: tuple[Value, ...] | None = None
+        self.values: PlayValues | None = None
+        self._values_row: tuple[Value, ...] | None = None
 
     def attach(self, subgames: Subgames) -> None:
         """Use ``subgames`` (the caller's, already built) for positions of its row (O(1))."""
@@ -70,10 +119,33 @@ class Optimal:
             self._row = coins
         return self.subgames
 
-    def __call__(self, position: Position) -> Move:
+    def values_for(self, position: Position) -> PlayValues:
+        """The :class:`~coinrow.play_values.PlayValues` of the position's row and rules,
+        built on the first move in a new row (O(1) while the row and rules stay)."""
+        values = self.values
+        if (
+            values is None
+            or values.rules != position.rules
+            or (position.coins is not self._values_row and values.coins != position.coins)
+        ):
+            values = self.values = play_values(position.coins, position.rules)
+        self._values_row = position.coins
+        return values
+
+    def attach_values(self, values: PlayValues) -> None:
+        """Use ``values`` (the caller's, already built) for positions of its row and rules
+        (O(1))."""
+        self.values, self._values_row = values, values.coins
+
+    def __call__(self, position: Position) -> str:
+        if position.rules is not PLAIN:
+            best = position.best_moves(values=self.values_for(position))
+            if self.ties == "random" and len(best) > 1:
+                return self.rng.choice(best)
+            return best[-1] if self.ties == "right" else best[0]
         moves = self.subgames_for(position.coins).moves_of(position.lo, position.hi)
         if len(moves) == 1:
-            return moves  # type: ignore[return-value]
+            return moves
         if self.ties == "random":
             return self.rng.choice(MOVES)
         return "L" if self.ties == "left" else "R"
@@ -86,13 +158,41 @@ class Optimal:
 TIE_RULES = ("left", "right", "random")
 
 
-def greedy(position: Position) -> Move:
+def greedy(position: Position) -> str:
     """Take the larger end coin, left on equality (O(1)).
+
+    Under other rules: the legal move that scores the most now (the coins it takes; the
+    fewest in the misère game; Stone Game VII's points, the coins it leaves; the largest
+    first slice of the pizza), the first in the engines' order on equality (O(moves x coins
+    a move takes)).
 
     >>> greedy(Position.start([8, 15, 3, 7]))
     'L'
-    """
+    >>> greedy(Position.start([1, 2, 3, 4], rules="take:any")), greedy(Position.start([5, 1, 2], rules="misere"))
+    ('L4', 'R')
+    """  # noqa: E501
+    if position.rules is not PLAIN:
+        return _greedy_under_rules(position)
     return "L" if position.coins[position.lo] >= position.coins[position.hi] else "R"
+
+
+def _greedy_under_rules(position: Position) -> str:
+    coins, kind = position.coins, position.rules.kind
+    zero = zero_like(list(coins[:1]))
+    left = sum(position.remaining, zero)
+    best_move, best_score = "", zero
+    with exact_arithmetic():
+        for move in position.legal_moves():
+            taken = sum((coins[index] for index in position.indices_of(move)), zero)
+            if kind == "stone-game-vii":
+                score = left - taken
+            elif kind == "misere":
+                score = -taken
+            else:
+                score = taken
+            if not best_move or score > best_score:
+                best_move, best_score = move, score
+    return best_move
 
 
 def _parity_sums(coins: Sequence[Value]) -> tuple[Value, Value]:
@@ -101,7 +201,7 @@ def _parity_sums(coins: Sequence[Value]) -> tuple[Value, Value]:
         return sum(coins[0::2], zero), sum(coins[1::2], zero)
 
 
-def parity(position: Position) -> Move:
+def parity(position: Position) -> str:
     """The odd/even-position strategy (O(n)).
 
     For an even row the player keeps every coin of the group (even or odd indices of the
@@ -113,6 +213,7 @@ def parity(position: Position) -> Move:
     >>> parity(Position.start([3, 2, 2, 3, 1, 2]))
     'R'
     """
+    _plain_only(position, "parity")
     n = len(position.coins)
     remaining = position.hi - position.lo + 1
     if n % 2 or remaining % 2:
@@ -138,6 +239,8 @@ def lookahead(depth: int) -> Strategy:
         raise StrategyParameterError(f"lookahead depth must be an integer >= 0, got {depth!r}")
 
     def strategy(position: Position) -> Move:
+        if position.rules is not PLAIN:
+            _plain_only(position, f"lookahead:{depth}")
         coins, lo, hi = position.coins, position.lo, position.hi
         horizon = min(depth, hi - lo + 1)
         if horizon == 0:
@@ -163,12 +266,16 @@ class RandomStrategy:
     >>> s = RandomStrategy(seed=42)
     >>> "".join(s(Position.start([1, 2, 3])) for _ in range(6))
     'LLRLLL'
+
+    Under other rules: one of :meth:`~coinrow.game.Position.legal_moves` (O(moves)).
     """
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = _random.Random(seed)
 
-    def __call__(self, position: Position) -> Move:
+    def __call__(self, position: Position) -> str:
+        if position.rules is not PLAIN:
+            return self.rng.choice(position.legal_moves())
         return self.rng.choice(MOVES)
 
 
@@ -189,7 +296,8 @@ class Erring:
         self.optimal = Optimal()
         self.__name__ = f"erring({chance:g})"
 
-    def __call__(self, position: Position) -> Move:
+    def __call__(self, position: Position) -> str:
+        _plain_only(position, self.__name__)
         best = self.optimal(position)
         if position.lo < position.hi and self.rng.random() < self.chance:
             return "R" if best == "L" else "L"
@@ -246,6 +354,7 @@ def cooperative(position: Position) -> Move:
     >>> cooperative(Position.start([1, 100, 1]).play("L"))
     'R'
     """
+    _plain_only(position, "cooperative")
     coins, lo, hi = position.coins, position.lo, position.hi
     with exact_arithmetic():
         after_left = _cooperative_sweep(coins[lo + 1 : hi + 1])
@@ -306,6 +415,7 @@ def thibault(position: Position) -> Move:
     >>> thibault(Position.start([2, 1, 2, 3, 3, 3])), thibault(Position.start([1, 5, 2, 4]))
     ('L', 'R')
     """
+    _plain_only(position, "thibault")
     return _larger_end_rule(position) or _group_rule(position) or "L"
 
 
@@ -319,19 +429,39 @@ def thibault3(position: Position) -> Move:
     >>> thibault3(Position.start([2, 1, 2, 5, 5, 3]))
     'L'
     """
+    _plain_only(position, "thibault3")
     return _larger_end_rule(position) or _group_rule(position) or _local_loss_rule(position) or "L"
 
 
-def play(coins: Sequence[object], first: Strategy, second: Strategy) -> Game:
-    """Play a whole game between two strategies (O(n) calls of the strategies).
+def play(
+    coins: Sequence[object],
+    first: Strategy,
+    second: Strategy,
+    *others: Strategy,
+    rules: Rules | str | None = None,
+) -> Game:
+    """Play a whole game between two strategies (O(n) calls of the strategies); under
+    ``players:P`` give one strategy per seat.
 
     >>> play([8, 15, 3, 7], greedy, Optimal()).line
     'LLRL'
+    >>> play([1, 2, 3, 4, 5], greedy, RandomStrategy(1), Optimal(), rules="players:3").totals
+    (8, 3, 4)
     """
-    game = Game(coins)
+    chosen = coerce_rules(rules)
+    seats = (first, second, *others)
+    if len(seats) != chosen.players:
+        raise UnsupportedRulesError(
+            f"rules {chosen} seat {chosen.players} players; {len(seats)} strategies given"
+        )
+    game = Game(coins, rules=chosen)
+    if chosen.is_plain:
+        while not game.position.is_over:
+            mover = first if game.position.turn == "first" else second
+            game.push(mover(game.position))
+        return game
     while not game.position.is_over:
-        mover = first if game.position.turn == "first" else second
-        game.push(mover(game.position))
+        game.push(seats[game.position.seat](game.position))
     return game
 
 
@@ -453,7 +583,13 @@ def _integer(text: str, what: str, name: str) -> int:
     return int(text)
 
 
-def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strategy:
+def get(
+    name: str,
+    seed: int | None = None,
+    *,
+    allow_user: bool = True,
+    rules: Rules | str | None = None,
+) -> Strategy:
     """The strategy called ``name`` (O(1) for built-ins; imports the module otherwise).
 
     Parameters follow a colon: ``lookahead:3``, ``random:42``, ``optimal:right``,
@@ -461,7 +597,9 @@ def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strat
     (``None``: fresh entropy). Any other ``module:function`` imports a user strategy (the
     current directory is searched too) unless ``allow_user`` is false (a server must never
     import code named by its clients). Unknown names raise
-    :class:`~coinrow.errors.UnknownStrategyError` listing the choices.
+    :class:`~coinrow.errors.UnknownStrategyError` listing the choices. With ``rules`` other
+    than the plain game's, a built-in that does not play them (see :data:`RULES_AWARE`)
+    raises :class:`~coinrow.errors.UnsupportedRulesError` naming both.
 
     >>> get("greedy") is greedy, get("lookahead:3").__name__
     (True, 'lookahead(3)')
@@ -471,6 +609,12 @@ def get(name: str, seed: int | None = None, *, allow_user: bool = True) -> Strat
     coinrow.errors.UnknownStrategyError: unknown strategy 'magic'; choose one of: optimal[:left|:right|:random[:SEED]], greedy, parity, lookahead[:DEPTH], random[:SEED], cooperative, thibault, thibault3, erring[:PERCENT[:SEED]], or module:function
     """  # noqa: E501
     base, _, parameter = name.strip().partition(":")
+    chosen = coerce_rules(rules)
+    if chosen.kind not in ("plain", "reply") and base in BUILTINS and base not in RULES_AWARE:
+        raise UnsupportedRulesError(
+            f"strategy {name!r} plays the plain game only, not the rules {chosen} "
+            f"(under other rules: {', '.join(RULES_AWARE)})"
+        )
     if base in _PLAIN:
         if parameter:
             raise StrategyParameterError(f"strategy {base!r} takes no parameter ({name!r})")

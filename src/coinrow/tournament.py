@@ -17,9 +17,11 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import analyze
-from .errors import InvalidOptionError
+from .errors import InvalidOptionError, UnsupportedRulesError
 from .numbers import Value, ValueSpec, exact_arithmetic
-from .strategies import Optimal, get, play
+from .play_values import PlayValues
+from .rules import PLAIN, Rules, coerce_rules
+from .strategies import Optimal, get, play, play_values
 from .subgames import Subgames
 
 Progress = Callable[[int], None]
@@ -109,6 +111,7 @@ class TournamentResult:
     seed: int
     pairs: list[PairResult]
     rows_played: int = 0
+    rules: Rules = PLAIN
 
     @property
     def interrupted(self) -> bool:
@@ -121,8 +124,10 @@ class TournamentResult:
         return _standings(self.strategies, self.pairs)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (O(pairs))."""
+        """JSON-ready form (O(pairs)); under other rules also ``rules``."""
+        extra = {} if self.rules.is_plain else {"rules": str(self.rules)}
         return {
+            **extra,
             "strategies": self.strategies,
             "games_per_pair": 2 * self.rows_played,
             "rows": self.rows_played,
@@ -157,6 +162,17 @@ class Tournament:
     >>> t = Tournament(["optimal", "greedy"], rows=3, n=4, seed=1)
     >>> [row for row in t.play()], t.result.rows_played
     ([0, 1, 2], 3)
+
+    Under other two-player ``rules`` (keyword-only; not ``reply:S``, whose second seat is
+    fixed, nor ``players:P``) the strategies must play them
+    (:data:`~coinrow.strategies.RULES_AWARE`); a game's margin is the first player's in what
+    the rules make them maximise (the misère game: the other's total minus their own) and
+    regret is the analysis's loss under the rules.
+
+    >>> t = Tournament(["optimal", "greedy"], rows=4, n=5, seed=1, rules="take:2")
+    >>> _ = list(t.play()); pair = t.result.pairs[0]
+    >>> pair.wins, pair.ties, pair.losses, pair.mean_regret, pair.opponent_mean_regret
+    (5, 0, 3, 0.0, 0.75)
     """
 
     def __init__(
@@ -166,7 +182,15 @@ class Tournament:
         n: int = 10,
         values: str = "1-9",
         seed: int = 0,
+        *,
+        rules: Rules | str | None = None,
     ) -> None:
+        chosen = coerce_rules(rules)
+        if chosen.kind in ("reply", "players"):
+            raise UnsupportedRulesError(
+                f"rules {chosen} do not apply to a tournament of pairs in both seat orders "
+                "(the second seat of reply is fixed; players seats more than two)"
+            )
         names = [name.strip() for name in names]
         if len(names) < 2:
             raise InvalidOptionError("a tournament needs at least two strategies")
@@ -181,9 +205,9 @@ class Tournament:
             )
         self.spec = ValueSpec.parse(values)
         for name in names:
-            get(name, seed=0)  # fail early on unknown names
+            get(name, seed=0, rules=chosen)  # fail early on unknown names and rules
         pairs = [PairResult(a, b) for a, b in itertools.combinations(names, 2)]
-        self.result = TournamentResult(names, rows, n, values, seed, pairs)
+        self.result = TournamentResult(names, rows, n, values, seed, pairs, rules=chosen)
 
     def play(self) -> Iterator[int]:
         """Play the remaining rows, yielding each row's index once its games are counted
@@ -196,10 +220,17 @@ class Tournament:
         while result.rows_played < result.rows:
             row_index = result.rows_played
             coins = tuple(self.spec.row(result.n, rng))
-            subgames = Subgames(coins)
-            outcomes = [
-                _meet(coins, subgames, pair, result.seed, row_index) for pair in result.pairs
-            ]
+            if result.rules.is_plain:
+                subgames = Subgames(coins)
+                outcomes = [
+                    _meet(coins, subgames, pair, result.seed, row_index) for pair in result.pairs
+                ]
+            else:
+                values = play_values(coins, result.rules)
+                outcomes = [
+                    _meet_under(coins, values, pair, result.seed, row_index)
+                    for pair in result.pairs
+                ]
             for pair, games in zip(result.pairs, outcomes, strict=True):
                 for game in games:
                     pair.add(*game)
@@ -214,6 +245,8 @@ def tournament(
     values: str = "1-9",
     seed: int = 0,
     progress: Progress | None = None,
+    *,
+    rules: Rules | str | None = None,
 ) -> TournamentResult:
     """Play every pair of the named strategies on ``rows`` random rows of ``n`` coins, each
     row in both seat orders (so ``2 * rows`` games per pair); see :class:`Tournament`.
@@ -228,7 +261,7 @@ def tournament(
     >>> pair.games, pair.wins, pair.ties, pair.losses, pair.mean_regret, pair.opponent_mean_regret
     (40, 19, 4, 17, 0.0, 0.125)
     """
-    played = Tournament(names, rows, n, values, seed)
+    played = Tournament(names, rows, n, values, seed, rules=rules)
     for _ in played.play():
         if progress is not None:
             progress(1)
@@ -256,6 +289,43 @@ def _meet(
         first_total, second_total = game.totals
         with exact_arithmetic():
             margin = first_total - second_total
+        regrets = (analysis.first.total_loss, analysis.second.total_loss)
+        if seat == 0:
+            games.append((margin, regrets[0], regrets[1]))
+        else:
+            games.append((-margin, regrets[1], regrets[0]))
+    return games
+
+
+def _meet_under(
+    coins: tuple[Value, ...], values: PlayValues, pair: PairResult, seed: int, row_index: int
+) -> list[tuple[Value, Value, Value]]:
+    """:func:`_meet` under other two-player rules: the margin in what the rules make the
+    players maximise, regret from the analysis under them; optimal players share
+    ``values``."""
+    rules = values.rules
+    games = []
+    for seat, (first, second) in enumerate(
+        ((pair.strategy, pair.opponent), (pair.opponent, pair.strategy))
+    ):
+        players = [
+            get(
+                name,
+                seed=_stable_seed(seed, row_index, pair.strategy, pair.opponent, seat, k),
+                rules=rules,
+            )
+            for k, name in enumerate((first, second))
+        ]
+        for player in players:
+            if isinstance(player, Optimal):
+                player.attach_values(values)
+        game = play(coins, *players, rules=rules)
+        analysis = analyze(coins, game.moves, rules=rules, values=values)
+        first_total, second_total = game.totals
+        with exact_arithmetic():
+            margin = first_total - second_total
+            if rules.kind == "misere":
+                margin = -margin
         regrets = (analysis.first.total_loss, analysis.second.total_loss)
         if seat == 0:
             games.append((margin, regrets[0], regrets[1]))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -15,11 +16,13 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..analysis import GameAnalysis, analyze
-from ..game import Game
+from ..errors import IllegalMoveError
+from ..game import Game, Position
 from ..io import read_bytes
 from ..numbers import Value, format_value, random_row
 from ..record import Record, RecordsRead, append_record, load_records
-from ..strategies import get
+from ..rules import Rules
+from ..strategies import Strategy, get, play_values
 from ..subgames import Subgames
 from . import _stdin_bytes, app, check_output_path, fail, print_json, read_coins
 
@@ -34,6 +37,31 @@ MAX_COINS = 1000
 ANALYSIS_LIMIT = 200
 
 HELP_LINE = "L or R: take the left or right coin · h: hint · u: undo · q: quit"
+
+#: Most coins of a game under reply:S or players:P, whose hints and analysis solve the coins
+#: left at every position (O(n^2 p) each, O(n^3 p) for the analysis).
+MAX_SOLVING_COINS = 100
+
+#: The --rules option of play and analyze.
+RULES_HELP = (
+    "The rules of the game: plain, circular, misere, stone-game-vii, take:K, take:any, "
+    "both-ends, reply:STRATEGY, players:P[:left|:right|:spite] (docs/variants.md)."
+)
+
+
+def help_line(rules: Rules) -> str:
+    """The moves and commands of a game under the rules, in one line."""
+    kind = rules.kind
+    if kind == "take":
+        most = "any number" if rules.take is None else f"1 to {rules.take}"
+        moves = f"L2, R1, ...: take {most} coins from the left or right"
+    elif kind == "both-ends":
+        moves = "L, R or B: take the left coin, the right coin, or both"
+    elif kind == "circular":
+        moves = "first a slice's number, then L or R: the slice before or after the eaten arc"
+    else:
+        return HELP_LINE
+    return f"{moves} · h: hint · u: undo · q: quit"
 
 
 @app.command("play")
@@ -51,10 +79,15 @@ def play_command(
     values: str | None = typer.Option(
         None, "--values", help="Values of --random coins: a range 1-9 (default) or a list 1,2,5."
     ),
-    opponent: str = typer.Option(
-        "optimal", "--opponent", "-o", help="The computer's strategy (see `coinrow compare`)."
+    opponent: str | None = typer.Option(
+        None,
+        "--opponent",
+        "-o",
+        help="The computer's strategy (see `coinrow compare`; default optimal; under other "
+        "rules optimal, greedy or random; under reply:S it is S).",
     ),
     first: bool = typer.Option(True, "--first/--second", help="You move first, or second."),
+    rules_text: str = typer.Option("plain", "--rules", "-r", help=RULES_HELP),
     save: Path | None = typer.Option(
         None,
         "--save",
@@ -73,11 +106,24 @@ def play_command(
     game is analysed and may be saved."""
     if save is not None:
         check_output_path(save, "--save")
+    rules = Rules.parse(rules_text)
+    opponent = _opponent_name(rules, opponent, first)
     row = _play_row(coins, random_n, seed, values)
-    strategy = get(opponent, seed=seed)
+    if rules.kind in ("reply", "players") and len(row) > MAX_SOLVING_COINS:
+        fail(
+            f"a game under {rules} has at most {MAX_SOLVING_COINS} coins (its hints and "
+            f"analysis solve the coins left at every move); this row has {len(row):,}"
+        )
+    human_seat = 0 if first else 1
+    strategies: dict[int, Strategy] = {
+        seat: get(opponent, seed=None if seed is None else seed + seat, rules=rules)
+        for seat in range(rules.players)
+        if seat != human_seat
+    }
     console = Console(file=sys.stderr if as_json else sys.stdout, highlight=False, soft_wrap=True)
-    session = _Session(row, opponent, first, console)
-    console.print(f"Coins in a line against [bold]{escape(opponent)}[/]. {HELP_LINE}")
+    session = _Session(row, opponent, first, console, rules)
+    where = "" if rules.is_plain else f" under {rules}"
+    console.print(f"Coins in a line{where} against [bold]{escape(opponent)}[/]. {help_line(rules)}")
     while not session.game.position.is_over:
         if session.humans_turn:
             if session.shown != len(session.game.moves):
@@ -88,16 +134,21 @@ def play_command(
                 return
             session.command(command)
         else:
-            session.computer_move(strategy(session.game.position))
-    players = (name, opponent) if first else (opponent, name)
+            position = session.game.position
+            session.computer_move(strategies[position.seat](position))
+    players = session.names(name)
     record = Record(
         row,
         session.game.line,
-        {"players": f"{players[0]} vs {players[1]}", "date": _today()},
+        {"players": " vs ".join(players), "date": _today()},
+        rules=rules,
     )
-    analysis = analyze(record.coins, record.moves, session.subgames)
+    if rules.is_plain:
+        analysis = analyze(record.coins, record.moves, session.subgames)
+    else:
+        analysis = analyze(row, session.game.moves, rules=rules, values=session.values)
     session.show_board()
-    console.print(_verdict(session.game, first))
+    console.print(_verdict(session.game, human_seat))
     if as_json:
         print_json({"record": record.to_dict(), "analysis": analysis.to_dict()})
     else:
@@ -112,6 +163,17 @@ def play_command(
         except OSError as error:
             fail(f"cannot save the record to {target}: {error.strerror or error}")
         console.print(f"Record saved to {escape(str(target))}.")
+
+
+def _opponent_name(rules: Rules, opponent: str | None, human_first: bool) -> str:
+    """The computer's strategy: ``--opponent`` (optimal by default), S under ``reply:S``."""
+    if rules.kind != "reply":
+        return opponent or "optimal"
+    if not human_first:
+        fail(f"under {rules} you play first: the second seat is {rules.strategy}")
+    if opponent is not None and opponent != rules.strategy:
+        fail(f"under {rules} the opponent is {rules.strategy}, not --opponent {opponent}")
+    return rules.strategy or ""
 
 
 def _play_row(
@@ -141,9 +203,19 @@ def _play_row(
 class _Session:
     """The game being played, the seats, and the board shown after every move."""
 
-    def __init__(self, row: list[Value], opponent: str, human_first: bool, console: Console):
-        self.game = Game(row)
-        self.subgames = Subgames(row)
+    def __init__(
+        self,
+        row: list[Value],
+        opponent: str,
+        human_first: bool,
+        console: Console,
+        rules: Rules | None = None,
+    ):
+        self.rules = rules or Rules()
+        self.game = Game(row, rules=self.rules)
+        self.plain = self.rules.is_plain
+        self.subgames = Subgames(row) if self.plain else None
+        self.values = None if self.plain else play_values(row, self.rules)
         self.opponent = opponent
         self.human_seat = 0 if human_first else 1
         self.console = console
@@ -151,20 +223,33 @@ class _Session:
 
     @property
     def humans_turn(self) -> bool:
-        return len(self.game.moves) % 2 == self.human_seat
+        return self.game.position.seat == self.human_seat
+
+    def names(self, name: str) -> list[str]:
+        """Every seat's name, the human's ``name`` at their seat."""
+        players = self.rules.players
+        if players == 2:
+            return [name, self.opponent] if self.human_seat == 0 else [self.opponent, name]
+        return [
+            name if seat == self.human_seat else f"{self.opponent} {seat + 1}"
+            for seat in range(players)
+        ]
 
     def show_board(self) -> None:
-        position, (first, second) = self.game.position, self.game.totals
-        mine, theirs = (first, second) if self.human_seat == 0 else (second, first)
-        self.console.print(_board(position.coins, position.lo, position.hi))
-        self.console.print(
-            f"You {format_value(mine)} · {escape(self.opponent)} {format_value(theirs)}"
+        position, totals = self.game.position, self.game.totals
+        self.console.print(_position_board(position))
+        scores = " · ".join(
+            f"{escape(who)} {format_value(total)}"
+            for who, total in zip(self.names("You"), totals, strict=True)
         )
+        self.console.print(scores)
         self.shown = len(self.game.moves)
 
     def command(self, text: str) -> None:
         command = text.strip().lower()
-        if command in ("l", "r"):
+        if not self.plain and command not in ("h", "hint", "u", "undo"):
+            self.variant_move(text.strip())
+        elif command in ("l", "r"):
             coin = self.game.coins[self.game.position.coin_index(command.upper())]
             self.game.push(command.upper())
             self.console.print(f"You take {format_value(coin)} ({command.upper()}).")
@@ -175,7 +260,31 @@ class _Session:
         else:
             self.console.print(f"Unknown command {escape(text.strip())!r}. {HELP_LINE}")
 
+    def variant_move(self, text: str) -> None:
+        position = self.game.position
+        try:
+            move = position.move_text(text)
+        except IllegalMoveError as error:
+            self.console.print(f"{escape(str(error))}. {help_line(self.rules)}")
+            return
+        coins = _coins_text(position, move)
+        self.game.push(move)
+        self.console.print(f"You take {coins} ({move}).")
+
     def hint(self) -> None:
+        if not self.plain:
+            assert self.values is not None
+            options = self.game.best_moves(values=self.values)
+            total = self.game.best_totals(values=self.values)[self.human_seat]
+            here = self.game.position
+            text = " or ".join(f"{move} (take {_coins_text(here, move)})" for move in options)
+            what = "points" if self.rules.kind == "stone-game-vii" else "in total"
+            self.console.print(
+                f"Hint: best {text}; with best play from here you end with "
+                f"{format_value(total)} {what}."
+            )
+            return
+        assert self.subgames is not None
         position = self.game.position
         best = self.subgames.moves_of(position.lo, position.hi)
         guaranteed = self.game.guaranteed(subgames=self.subgames)[self.human_seat]
@@ -188,21 +297,40 @@ class _Session:
         )
 
     def undo(self) -> None:
-        if len(self.game.moves) <= self.human_seat:
+        if not any(position.seat == self.human_seat for position, _ in self.game.iter_moves()):
             self.console.print("Nothing to undo.")
             return
         while True:  # pop the replies, then the human's move
-            human_move = (len(self.game.moves) - 1) % 2 == self.human_seat
             self.game.pop()
-            if human_move:
+            if self.game.position.seat == self.human_seat:
                 break
         self.console.print("Undone: your last move and the reply.")
         self.show_board()
 
     def computer_move(self, move: str) -> None:
-        coin = self.game.coins[self.game.position.coin_index(move)]
+        position = self.game.position
+        coins = _coins_text(position, move)
         self.game.push(move)
-        self.console.print(f"{escape(self.opponent)} takes {format_value(coin)} ({move}).")
+        who = self.names("You")[position.seat]
+        self.console.print(f"{escape(who)} takes {coins} ({move}).")
+
+
+def _coins_text(position: Position, move: str) -> str:
+    """The coins a move takes, as text: ``3`` or ``3 + 1``."""
+    return " + ".join(format_value(position.coins[i]) for i in position.indices_of(move))
+
+
+def _position_board(position: Position) -> Text:
+    """The board of any rules: the row with its ends marked; the pizza's slices by number
+    before its first slice."""
+    if position.rules.kind == "circular" and position.first_slice is None:
+        text = Text("Pizza (slice: value) ")
+        for index, coin in enumerate(position.coins[: 2 * BOARD_WIDTH]):
+            text.append(f"{index}:{format_value(coin)} ")
+        if len(position.coins) > 2 * BOARD_WIDTH:
+            text.append(f"… ({len(position.coins) - 2 * BOARD_WIDTH} more)", style="dim")
+        return text
+    return _board(position.row, position.lo, position.hi)
 
 
 def _board(coins: tuple[Value, ...], lo: int, hi: int) -> Text:
@@ -240,11 +368,18 @@ def _today() -> str:
     return datetime.datetime.now(datetime.UTC).date().isoformat()
 
 
-def _verdict(game: Game, human_first: bool) -> str:
-    first, second = game.totals
-    mine, theirs = (first, second) if human_first else (second, first)
-    result = "You win" if mine > theirs else "You lose" if mine < theirs else "A tie"
-    return f"{result}: {format_value(mine)} to {format_value(theirs)}."
+def _verdict(game: Game, human_seat: int) -> str:
+    totals = game.totals
+    pick = min if game.rules.kind == "misere" else max
+    best = pick(totals)
+    winners = [seat for seat, total in enumerate(totals) if total == best]
+    if human_seat not in winners:
+        result = "You lose"
+    else:
+        result = "You win" if len(winners) == 1 else "A tie"
+    mine = totals[human_seat]
+    others = [format_value(total) for seat, total in enumerate(totals) if seat != human_seat]
+    return f"{result}: {format_value(mine)} to {', '.join(others)}."
 
 
 def _player_names(record: Record) -> tuple[str, str]:
@@ -252,8 +387,9 @@ def _player_names(record: Record) -> tuple[str, str]:
     return (first, second) if separator and first and second else ("first", "second")
 
 
-def print_analysis(analysis: GameAnalysis, console: Console, names: tuple[str, str]) -> None:
-    """Rich table of every move, then each player's summary."""
+def print_analysis(analysis: GameAnalysis, console: Console, names: Sequence[str]) -> None:
+    """Rich table of every move, then each player's summary (``names``: one per seat)."""
+    seats = {summary.player: k for k, summary in enumerate(analysis.summaries)}
     if len(analysis.moves) <= ANALYSIS_LIMIT:
         table = RichTable(title="Analysis")
         for header in ("#", "Player", "Move", "Coin", "Best", "Before", "After", "Loss", "Label"):
@@ -262,12 +398,12 @@ def print_analysis(analysis: GameAnalysis, console: Console, names: tuple[str, s
         styles = {"best": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}
         for move in analysis.moves:
             step, player, *middle, label = move.texts()
-            name = escape(names[0 if player == "first" else 1])
+            name = escape(names[seats[player]] if seats[player] < len(names) else player)
             table.add_row(step, name, *middle, f"[{styles[label]}]{label}[/]")
         console.print(table)
     else:
         console.print(f"({len(analysis.moves)} moves: table omitted; use --json for every move)")
-    for summary, player in ((analysis.first, names[0]), (analysis.second, names[1])):
+    for summary, player in zip(analysis.summaries, names, strict=False):
         labels = ", ".join(f"{count} {label}" for label, count in summary.labels.items() if count)
         console.print(
             f"{escape(player)}: {summary.moves} moves, accuracy {summary.accuracy:.0f}%, "
@@ -294,14 +430,23 @@ def analyze_command(
         help='Print JSON: {"games": [...]}, one object per record with headers, coins, line, '
         "finished, moves (step, player, move, coin, best_moves, guaranteed_before, "
         "guaranteed_after, loss, label, first_total, second_total) and summary (first, "
-        "second: player, moves, total_loss, accuracy, labels, guaranteed_start, final_total).",
+        "second: player, moves, total_loss, accuracy, labels, guaranteed_start, final_total). "
+        "Under other rules also rules, every move's totals, and a summary per seat.",
+    ),
+    rules_text: str | None = typer.Option(
+        None,
+        "--rules",
+        "-r",
+        help="The rules of records without a '# rules:' header (default plain): "
+        + RULES_HELP.partition(": ")[2],
     ),
 ) -> None:
     """Analyse recorded games move by move.
 
     For each move: the mover's guaranteed total before and after it, the best move(s), the
     loss and a label (best, inaccuracy, mistake, blunder); then each player's summary."""
-    read = _read(record_file)
+    rules = None if rules_text is None else Rules.parse(rules_text)
+    read = _read(record_file, rules)
     if read.errors and not read.records:
         first = read.errors[0]
         more = f" ({len(read.errors) - 1} more bad records)" if len(read.errors) > 1 else ""
@@ -319,7 +464,7 @@ def analyze_command(
         if not 1 <= index <= len(records):
             fail(f"--index {index} is out of range: the file has {len(records)} records")
         records = [records[index - 1]]
-    analyses = [analyze(record.coins, record.moves) for record in records]
+    analyses = [_analyze_record(record) for record in records]
     if as_json:
         games = [
             {"headers": dict(record.headers), **analysis.to_dict()}
@@ -333,13 +478,27 @@ def analyze_command(
         print_analysis(analysis, console, _player_names(record))
 
 
-def _read(source: str) -> RecordsRead:
+def _analyze_record(record: Record) -> GameAnalysis:
+    """The analysis of a record under its rules (the reply opponent built by name)."""
+    rules = record.rules
+    if rules.is_plain:
+        return analyze(record.coins, record.moves)
+    if rules.kind in ("reply", "players") and len(record.coins) > MAX_SOLVING_COINS:
+        fail(
+            f"a game under {rules} is analysed up to {MAX_SOLVING_COINS} coins (it solves "
+            f"the coins left at every move); this record has {len(record.coins):,}"
+        )
+    moves = record.game().moves
+    return analyze(record.coins, moves, rules=rules, values=play_values(record.coins, rules))
+
+
+def _read(source: str, rules: Rules | None = None) -> RecordsRead:
     data = _stdin_bytes() if source == "-" else read_bytes(source)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
         fail(f"{source}: not a text file of game records")
-    return load_records(text)
+    return load_records(text, rules=rules)
 
 
 def _print_record_header(console: Console, record: Record, number: int | None) -> None:

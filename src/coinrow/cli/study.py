@@ -28,6 +28,7 @@ from ..refute import (
     parse_alphabet,
     rows_up_to,
 )
+from ..rules import Rules
 from ..strategies import get, names
 from ..tournament import MAX_COINS, MAX_ROWS, Progress, Tournament, TournamentResult
 from . import app, check_output_path, fail, print_json
@@ -83,7 +84,15 @@ def compare_command(
         "--json",
         help="Print JSON: strategies, rows, games_per_pair, n, values, seed, interrupted, pairs "
         "(strategy, opponent, games, wins, ties, losses, win_rate, tie_rate, loss_rate, "
-        "mean_margin, mean_regret, opponent_mean_regret) and standings (the same per strategy).",
+        "mean_margin, mean_regret, opponent_mean_regret) and standings (the same per strategy); "
+        "under other rules also rules.",
+    ),
+    rules_text: str = typer.Option(
+        "plain",
+        "--rules",
+        "-r",
+        help="The rules of the games: plain, circular, misere, stone-game-vii, take:K, "
+        "take:any, both-ends (two seats that both choose; docs/variants.md).",
     ),
 ) -> None:
     """Tournament: every pair of strategies on the same random rows.
@@ -97,7 +106,7 @@ def compare_command(
     _check_float_range(values, n)
     if plot is not None:
         _check_plot(plot)
-    played = Tournament(strategies, games, n, values, seed)
+    played = Tournament(strategies, games, n, values, seed, rules=Rules.parse(rules_text))
     with progress_bar("Playing", games, as_json) as advance:
         try:
             for _ in played.play():
@@ -119,7 +128,8 @@ def compare_command(
 
 def _print_tournament(result: TournamentResult, console: Console) -> None:
     console.print(
-        f"{result.rows_played} random rows of {result.n} coins (values {result.values}, "
+        f"{result.rows_played} random rows of {result.n} coins"
+        f"{'' if result.rules.is_plain else f' under {result.rules}'} (values {result.values}, "
         f"seed {result.seed}), each played in both seat orders: "
         f"{2 * result.rows_played} games per pair. Regret: points a strategy's own moves gave "
         "away against optimal play, per game."
@@ -221,6 +231,14 @@ def refute_command(
     row: str | None = typer.Option(
         None, "--row", help="Check this one row (e.g. 2,1,2,3,3,3) instead of searching."
     ),
+    rules_text: str = typer.Option(
+        "plain",
+        "--rules",
+        "-r",
+        help="The rules of the game (docs/variants.md); under other rules than plain the "
+        "strategy plays the first seat, the search runs through Python, and the opponents "
+        "make only optimal moves.",
+    ),
     as_json: bool = typer.Option(
         False,
         "--json",
@@ -235,14 +253,15 @@ def refute_command(
     Rows are searched by length, then by values: a counterexample is a row on which STRATEGY,
     playing first against an optimal opponent, ends below the optimal first total. Where the
     opponent has several optimal moves, every one is tried."""
+    rules = Rules.parse(rules_text)
     if row is not None:
         if alphabet is not None or max_length is not None:
             fail("--row checks one row; --alphabet and --max-length only apply to a search")
-        result = _check_one(strategy, row)
+        result = _check_one(strategy, row, rules)
     else:
         result = _search(strategy, "1,2,3" if alphabet is None else alphabet,
                          8 if max_length is None else max_length,
-                         limit, as_json)  # fmt: skip
+                         limit, as_json, rules)  # fmt: skip
     if as_json:
         print_json(result.to_dict())
     else:
@@ -251,19 +270,23 @@ def refute_command(
         raise typer.Exit(130)
 
 
-def _check_one(strategy: str, text: str) -> RefuteResult:
+def _check_one(strategy: str, text: str, rules: Rules) -> RefuteResult:
     coins = tuple(parse_coins(text))
     if not coins:
         fail("--row is empty: give coins such as 2,1,2,3,3,3")
-    result = RefuteResult(strategy, (), len(coins), len(coins), searched=1, complete=True)
-    example = check_row(coins, get(strategy, seed=0))
+    result = RefuteResult(
+        strategy, (), len(coins), len(coins), searched=1, complete=True, rules=rules
+    )
+    example = check_row(coins, get(strategy, seed=0, rules=rules), rules=rules)
     if example is not None:
         result.counterexamples.append(example)
         result.found = 1
     return result
 
 
-def _search(strategy: str, alphabet: str, max_length: int, limit: int, quiet: bool) -> RefuteResult:
+def _search(
+    strategy: str, alphabet: str, max_length: int, limit: int, quiet: bool, rules: Rules
+) -> RefuteResult:
     try:
         values = parse_alphabet(alphabet)
     except CoinrowError as error:
@@ -272,10 +295,10 @@ def _search(strategy: str, alphabet: str, max_length: int, limit: int, quiet: bo
         fail(f"--max-length must be at least 1, got {max_length}")
     if not 0 <= limit <= MAX_KEPT:
         fail(f"--limit must be 0 to {MAX_KEPT:,} (0 counts them all), got {limit:,}")
-    search = Search(strategy, values, max_length, limit)
+    search = Search(strategy, values, max_length, limit, rules=rules)
     length = search.result.max_length
     if length < max_length:
-        path = "compiled" if search.compiled else "Python"
+        path = "compiled" if search.compiled else "Python" if rules.is_plain else "rules"
         reason = (
             f"rows of at most {MAX_SEARCH_LENGTH} coins are searched"
             if length == MAX_SEARCH_LENGTH
@@ -319,6 +342,8 @@ def _print_refutation(result: RefuteResult, one_row: bool, console: Console) -> 
 
 def _print_counterexample(name: str, example: Counterexample, console: Console) -> None:
     coins = " ".join(format_value(coin) for coin in example.coins)
+    if not example.rules.is_plain:
+        coins += f" under {example.rules}"
     console.print(
         f"[bold]{coins}[/]: {name} gets {format_value(example.strategy_total)} playing first; "
         f"the optimum is {format_value(example.optimal_total)} "
