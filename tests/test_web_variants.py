@@ -174,6 +174,7 @@ PAGES = {
     "play-take2": (f"#play?{ROW}&rules=take%3A2&seat=0&moves=L2", '[data-state="your-turn"]'),
     "play-pizza": (f"#play?{ROW}&rules=circular&seat=0&moves=3%20L", '[data-state="your-turn"]'),
     "play-players": (f"#play?{ROW}&rules=players%3A3&seat=1", '[data-state="your-turn"]'),
+    "play-review": (f"#play?{ROW}&rules=misere&seat=0&moves=LLLLLL", '[data-state="over"]'),
 }
 
 
@@ -242,6 +243,9 @@ def test_play_misere_to_the_end_against_the_computer(
     assert page.text_content("#pv-status").startswith("Game over:")
     assert "(the smallest total wins)" in page.text_content("#pv-status")
     assert page.locator("#pv-played li").count() == len(row)
+    mine = [page.text_content(f"#pv-played li:nth-child({k})") for k in range(1, len(row) + 1, 2)]
+    assert all(text.endswith("· best") for text in mine)  # the review: hints are best moves
+    assert page.is_visible("#pv-review-note")
     assert "rules=misere" in page.url and "moves=" in page.url
     page.screenshot(path=str(shots / "web-variant-play-misere.png"), full_page=True)
     page.reload()  # the finished game comes back from the address
@@ -297,4 +301,7 @@ def test_play_the_pizza_on_the_ring(app_page: Any, live_url: str, shots: Path) -
         page.locator("#pv-moves button").first.click()
         page.wait_for_timeout(50)
     assert page.locator("#pv-ring g.slice.eaten").count() == len(row)
+    first = page.text_content("#pv-played li:nth-child(1)")  # the 9 first is not best here
+    assert first.startswith("You: 5 (eat slice 6 (9))")
+    assert "best" in first
     page.screenshot(path=str(shots / "web-variant-play-pizza.png"), full_page=True)

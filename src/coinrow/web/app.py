@@ -1115,4 +1115,9 @@ def play_data(game: Game, values: PlayValues) -> dict[str, Any]:
         "remaining": list(position.remaining_indices()),
         "first_slice": position.first_slice,
         "winners": list(game.rules.winners(game.totals)) if finished else None,
+        "review": analyze(
+            game.coins, game.moves, rules=game.rules, values=values, max_seconds=request_seconds()
+        ).to_dict()["moves"]
+        if finished
+        else None,
     }

@@ -366,6 +366,21 @@ class PlayedMoveData(BaseModel):
     totals: list[Exact]
 
 
+class ReviewedMoveData(BaseModel):
+    """One move of a finished game judged under its rules (``coinrow.analysis.analyze``)."""
+
+    step: int
+    player: str
+    move: str
+    coin: Exact | None = None
+    best_moves: str = Field(description="The optimal moves there, as one text.")
+    guaranteed_before: Exact | None = None
+    guaranteed_after: Exact | None = None
+    loss: Exact = Field(description="What the move cost its player, in what the rules score.")
+    label: Literal["best", "inaccuracy", "mistake", "blunder"]
+    totals: list[Exact] | None = None
+
+
 class PlayResponse(BaseModel):
     """A game under any rules after ``moves``: whose turn, the legal moves and the coins each
     takes, the optimal moves and everyone's final totals with best play from here."""
@@ -393,6 +408,10 @@ class PlayResponse(BaseModel):
     winners: list[int] | None = Field(
         description="Once the game is over, the 0-based seats of the winners (the smallest "
         "total in the misère game, else the largest); null before."
+    )
+    review: list[ReviewedMoveData] | None = Field(
+        description="Once the game is over, every move judged under the rules (the analysis's "
+        "moves: best moves, loss, label); null before."
     )
 
 

@@ -223,12 +223,21 @@ function render() {
   // The moves played
   const list = $("pv-played");
   list.replaceChildren();
-  data.played.forEach((row) => {
+  data.played.forEach((row, k) => {
     const item = document.createElement("li");
     item.className = seatClass(row.seat);
     item.textContent = `${name(row.seat)}: ${row.move} (${words(row.move, row.indices, data.coins)[1]}), +${fmt(row.gain)}`;
+    const judged = data.review && data.review[k];
+    if (judged) { // the review, once the game is over: the library's label and what was best
+      const verdict = document.createElement("strong");
+      verdict.className = `label ${judged.label}`;
+      verdict.textContent = judged.label;
+      item.append(" · ", verdict);
+      if (judged.label !== "best") item.append(` (best: ${judged.best_moves}; lost ${fmt(judged.loss)})`);
+    }
     list.append(item);
   });
+  $("pv-review-note").hidden = !data.review;
   $("pv-played-none").hidden = data.played.length > 0;
   const link = ctx.link("play");
   $("pv-link").hidden = !link;
