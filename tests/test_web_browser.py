@@ -476,6 +476,7 @@ def test_review_move_list_redo_chart_and_link(app_page: Any, live_url: str) -> N
 def test_hide_evaluation_levels_and_two_players(app_page: Any, live_url: str) -> None:
     page = app_page
     page.goto(live_url + "#play?coins=3%202%202%203%201%202")
+    page.wait_for_function("document.querySelectorAll('#play-strategy option').length > 6")
     options = page.eval_on_selector_all("#play-strategy option", "os => os.map(o => o.text)")
     assert options[:6] == ["Beginner", "Casual", "Club", "Strong", "Expert", "Perfect"]
     page.select_option("#play-strategy", "greedy")

@@ -22,8 +22,9 @@ with :meth:`Rules.parse` (``str(Rules.parse(text))`` is the canonical spelling o
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from .errors import RulesError
 
@@ -186,6 +187,16 @@ class Rules:
     def two_player(self) -> bool:
         """True unless the rules seat more than two players (O(1))."""
         return self.players == 2
+
+    def winners(self, totals: Sequence[Any]) -> tuple[int, ...]:
+        """0-based seats of the players whose totals win: the smallest in the misère game,
+        else the largest (O(p)).
+
+        >>> Rules.parse("misere").winners([6, 2]), Rules.parse("players:3").winners([4, 4, 1])
+        ((1,), (0, 1))
+        """
+        best = (min if self.kind == "misere" else max)(totals)
+        return tuple(seat for seat, total in enumerate(totals) if total == best)
 
     @property
     def single_coin_moves(self) -> bool:

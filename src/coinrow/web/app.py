@@ -24,6 +24,7 @@ import datetime
 import json
 import os
 import random
+import re
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import asynccontextmanager
 from contextvars import ContextVar
@@ -48,8 +49,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..analysis import analyze
 from ..diagram import check_view, table_data
-from ..engines import check_cost, duration_text
+from ..engines import check_cost, duration_text, estimated_solve_seconds
 from ..engines.table import Table
+from ..engines.variants import circular_margins_fast, variant_table
 from ..errors import (
     CoinrowError,
     CostLimitError,
@@ -57,6 +59,7 @@ from ..errors import (
     InvalidOptionError,
     InvalidRowError,
     RowTooLongError,
+    RulesError,
 )
 from ..game import Game
 from ..levels import level_table
@@ -68,14 +71,17 @@ from ..numbers import (
     json_value,
     split_tokens,
 )
+from ..play_values import PlayValues
 from ..puzzles import daily_puzzle, puzzle
 from ..record import Record, load_records
 from ..review import evaluation
+from ..rules import Rules
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, Optimal, get, play
 from ..subgames import Subgames
 from ..svg import triangle
+from ..variants import solve_variant, variant_work
 from . import models
 from .workers import Answer, WorkerPool, error_answer
 
@@ -301,6 +307,23 @@ def check_seconds(seconds: float, what: str) -> None:
         )
 
 
+def check_variant_cost(row: Sequence[Value], rules: Rules) -> None:
+    """Refuse a variant solve or table estimated over :func:`request_seconds` (inline, that
+    sends it to a worker process): the O(n) fast paths cost a reduction, the pizza one
+    reduction per first slice (twice: the solve and ``starts``), the others
+    :func:`coinrow.variants.variant_work` subgames of pure Python (O(n))."""
+    n = len(row)
+    if rules.kind in ("misere", "stone-game-vii"):
+        engine, items = "reduction", n
+    elif rules.kind == "circular":
+        engine, items = "reduction", 2 * n * n
+    else:
+        engine, items = "memo", max(variant_work(n, rules), 1)
+    limit = request_seconds()
+    seconds = estimated_solve_seconds(row, engine, items, limit)
+    check_seconds(seconds, f"rules {rules} on {n:,} coins")
+
+
 class RequestGuard:
     """ASGI middleware bounding what every request may cost (O(1) per chunk):
 
@@ -482,6 +505,26 @@ def _where(location: Sequence[Any]) -> str:
     return prefix + text if text else ""
 
 
+def rules_refusal(text: object, pattern: str) -> str:
+    """Why ``rules`` were refused: the library's message for unknown or malformed rules,
+    else the spelling the API reads or the rules it takes here (O(len(text))).
+
+    >>> rules_refusal("take:0", "")
+    "rules 'take:0': K must be a whole number from 1 to 1000000, or any"
+    >>> rules_refusal("MISERE", models.RULES_PATTERN)
+    "rules 'MISERE': write them as 'misere'"
+    """
+    try:
+        rules = Rules.parse(text)
+    except RulesError as error:
+        return str(error)
+    if str(rules) != text and pattern and re.fullmatch(pattern, str(rules)):
+        return f"rules {text!r}: write them as {str(rules)!r}"
+    table = pattern == models.TABLE_RULES_PATTERN
+    kinds = models.TABLE_RULES_KINDS if table else models.RULES_KINDS
+    return f"rules {text!r} do not apply here; this takes {kinds}"
+
+
 def describe_validation(errors: Sequence[Mapping[str, Any]]) -> str:
     """One readable sentence for Pydantic's validation errors (O(errors)).
 
@@ -497,6 +540,8 @@ def describe_validation(errors: Sequence[Mapping[str, Any]]) -> str:
         text = f"{where or 'the request body'} is required"
     elif kind == "extra_forbidden":
         text = f"unknown key {where!r}"
+    elif kind == "string_pattern_mismatch" and where == "rules":
+        text = rules_refusal(first.get("input"), context.get("pattern", ""))
     elif kind == "string_pattern_mismatch" and where.endswith("moves"):
         text = f"{where}: a move is L (take the left coin) or R (take the right coin)"
     elif kind in ("model_attributes_type", "dict_type") and not where:
@@ -600,28 +645,45 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
     @app.post(
         "/api/solve",
         summary="Solve a row",
-        response_model=models.SolveResponse,
+        response_model=models.SolveResponse | models.VariantSolveResponse,
         responses=ERRORS,
         tags=["game"],
     )
     @_body(bodies.solve)
     def solve_endpoint(body: Any) -> JSONResponse:
-        """Solve a row: exactly what ``coinrow solve --json`` prints. O(n)."""
-        solution = solve(row_of(body.coins, limits.solve_coins), max_seconds=request_seconds())
-        return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
+        """Solve a row: exactly what ``coinrow solve --json`` prints (``--rules R``: the
+        variant's JSON; the pizza adds ``starts``, the margin of each first slice). O(n) for
+        the plain game, misere and stone-game-vii; O(n^2) (times K or P) for the others."""
+        row = row_of(body.coins, limits.solve_coins)
+        rules = Rules.parse(body.rules)
+        if rules.is_plain:
+            solution = solve(row, max_seconds=request_seconds())
+            return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
+        check_variant_cost(row, rules)
+        data = solve_variant(row, rules).to_dict()
+        if rules.kind == "circular":
+            data["starts"] = [json_value(margin) for margin in circular_margins_fast(row)]
+        return JSONResponse(data)
 
     @app.post(
         "/api/table",
         summary="Every subgame, as data and as the SVG triangle",
-        response_model=models.TableResponse,
+        response_model=models.TableResponse | models.VariantTableResponse,
         responses=ERRORS,
         tags=["pictures"],
     )
     @_body(bodies.table)
     def table_endpoint(body: Any) -> JSONResponse:
-        """Every subgame as data (``coinrow table --json``) and the SVG triangle. O(n^2)."""
+        """Every subgame as data (``coinrow table --json``) and the SVG triangle. O(n^2).
+        Other ``rules`` (interval variants) give ``coinrow table --rules R --json``, without
+        the picture (``view`` and ``highlight`` are the plain game's): O(n^2), O(n^2 K) for
+        ``take:K``."""
+        rules, view = Rules.parse(body.rules), check_view(body.view)
+        if not rules.is_plain:
+            row = row_of(body.coins, limits.table_coins)
+            check_variant_cost(row, rules)
+            return JSONResponse(variant_table(row, rules).to_dict())
         table = Table(row_of(body.coins, limits.table_coins), max_seconds=request_seconds())
-        view = check_view(body.view)
         highlight = table.line if body.highlight == "best" else body.highlight or None
         data = table_data(table)
         data["svg"] = str(triangle(table, view=view, highlight=highlight))
@@ -671,6 +733,27 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         seed = None if body.seed is None else body.seed * 1_000_003 + len(game.moves)
         strategy = get(body.strategy, seed=seed, allow_user=False)  # never imports user code
         return JSONResponse(position_data(game, strategy))
+
+    @app.post(
+        "/api/play",
+        summary="A game under any rules: the position, legal and optimal moves, totals",
+        response_model=models.PlayResponse,
+        responses=ERRORS,
+        tags=["game"],
+    )
+    @_body(bodies.play)
+    def play_endpoint(body: Any) -> JSONResponse:
+        """The position after ``moves`` under ``rules`` (``Game(coins, moves, rules=...)``):
+        the mover's seat, every legal move and the coins it takes, the optimal moves (the
+        first is the computer's move), and every player's totals so far and with best play
+        from here. Stateless: send the whole game each time. O(n^2) for the interval variants
+        (their table), O(n^2) (times P) for the pizza before its first slice, ``reply`` and
+        ``players``."""
+        row = row_of(body.coins, limits.play_coins)
+        rules = Rules.parse(body.rules)
+        check_variant_cost(row, rules)
+        game = Game(row, body.moves, rules=rules)
+        return JSONResponse(play_data(game, PlayValues(row, rules)))
 
     @app.post(
         "/api/analyze",
@@ -993,4 +1076,48 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
         "first_guaranteed": json_value(guaranteed[0]),
         "second_guaranteed": json_value(guaranteed[1]),
         "leader": "first" if first > second else "second" if second > first else "tie",
+    }
+
+
+def play_data(game: Game, values: PlayValues) -> dict[str, Any]:
+    """The position of a game under any rules for ``/api/play`` (O(moves + legal moves) after
+    the library's queries, whose costs ``/api/play`` states)."""
+    position = game.position
+    finished = position.is_over
+    best = () if finished else game.best_moves(values=values)
+    return {
+        "rules": str(game.rules),
+        "coins": [json_value(coin) for coin in game.coins],
+        "players": game.rules.players,
+        "moves": list(game.moves),
+        "line": game.line,
+        "finished": finished,
+        "seat": None if finished else position.seat,
+        "legal": [
+            {"move": move, "indices": list(position.indices_of(move))}
+            for move in position.legal_moves()
+        ],
+        "best_moves": list(best),
+        "move": best[0] if best else None,
+        "totals": [json_value(total) for total in game.totals],
+        "best_totals": [json_value(total) for total in game.best_totals(values=values)],
+        "played": [
+            {
+                "seat": row.seat,
+                "player": row.player,
+                "move": row.move,
+                "indices": list(row.indices),
+                "gain": json_value(row.gain),
+                "totals": [json_value(total) for total in row.totals],
+            }
+            for row in game.transcript()
+        ],
+        "remaining": list(position.remaining_indices()),
+        "first_slice": position.first_slice,
+        "winners": list(game.rules.winners(game.totals)) if finished else None,
+        "review": analyze(
+            game.coins, game.moves, rules=game.rules, values=values, max_seconds=request_seconds()
+        ).to_dict()["moves"]
+        if finished
+        else None,
     }

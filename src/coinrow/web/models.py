@@ -62,6 +62,18 @@ VALUES_PATTERN = (
     rf"^(?:[ \t]*{_INTEGER}[ \t]*(?:-|\.\.)[ \t]*{_INTEGER}[ \t]*"
     rf"|{_SEPARATOR}*{_TOKEN}(?:{_SEPARATOR}+{_TOKEN})*{_SEPARATOR}*)$"
 )
+#: Rules of the game the API solves (coinrow.rules, canonical lowercase spellings):
+#: ``reply`` with the one opponent the engines know, ``players:P`` for P from 2 to 64.
+RULES_PATTERN = (
+    r"^(?:plain|circular|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5})"
+    r"|reply:greedy|players:(?:[2-9]|[1-5][0-9]|6[0-4])(?::(?:left|right|spite))?)$"
+)
+#: Rules whose subgames are intervals of the row with two players (``/api/table``).
+TABLE_RULES_PATTERN = (
+    r"^(?:plain|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5}))$"
+)
+#: A line of moves under any rules: L, R, B, L2, R10, and the pizza's first slice (digits).
+VARIANT_LINE_PATTERN = r"^ *(?:(?:[LR][0-9]*|B|[0-9]+) *)*$"
 #: One coin as a string.
 COIN_PATTERN = f"^{_BLANK}*{_TOKEN}{_BLANK}*$"
 #: A row as one string of coins.
@@ -112,6 +124,27 @@ def moves_field(max_moves: int) -> Any:
     ]
 
 
+def rules_field(pattern: str, kinds: str) -> Any:
+    """A ``rules`` field: the text form of :class:`coinrow.Rules`, default ``plain`` (O(1))."""
+    return Field(
+        "plain",
+        max_length=40,
+        pattern=pattern,
+        description=f"The rules of the game (docs/variants.md), in lowercase: {kinds}.",
+    )
+
+
+RULES_KINDS = (
+    "plain, circular (the pizza), misere, stone-game-vii, take:K (K from 1 to 1000000) or "
+    "take:any, both-ends, reply:greedy, players:P (P from 2 to 64) with an optional tie-break "
+    ":left (default), :right or :spite"
+)
+TABLE_RULES_KINDS = (
+    "plain, misere, stone-game-vii, take:K or take:any, both-ends (the rules whose subgames "
+    "are intervals of the row)"
+)
+
+
 def _integral(value: Any) -> Any:
     """A JSON number with a zero fraction (``100.0``, read as a Decimal) is an integer, as
     JSON Schema says; other values are left to the strict int check."""
@@ -142,6 +175,7 @@ class RequestModels:
     steps: type[Strict]
     move: type[Strict]
     analyze: type[Strict]
+    play: type[Strict]
 
 
 def request_models(
@@ -155,6 +189,7 @@ def request_models(
             False,
             description="Keep the per-coin keys for rows over 10,000 coins too (as --full).",
         )
+        rules: StrictStr = rules_field(RULES_PATTERN, RULES_KINDS)
 
     class TableRequest(Strict):
         coins: coins_field(table_coins)  # type: ignore[valid-type]
@@ -171,6 +206,7 @@ def request_models(
             description='Cells and moves to highlight: "best" (the optimal line) or a line of '
             "moves such as LRL (the cells it passes through, ending at the current subgame).",
         )
+        rules: StrictStr = rules_field(TABLE_RULES_PATTERN, TABLE_RULES_KINDS)
 
     class StepsRequest(Strict):
         coins: coins_field(steps_coins)  # type: ignore[valid-type]
@@ -191,7 +227,20 @@ def request_models(
         coins: coins_field(analyze_coins)  # type: ignore[valid-type]
         moves: moves_field(analyze_coins)  # type: ignore[valid-type]
 
-    return RequestModels(SolveRequest, TableRequest, StepsRequest, MoveRequest, AnalyzeRequest)
+    class PlayRequest(Strict):
+        coins: coins_field(play_coins)  # type: ignore[valid-type]
+        moves: StrictStr = Field(
+            "",
+            max_length=8 * play_coins,
+            pattern=VARIANT_LINE_PATTERN,
+            description='The moves played so far as one line: "LRL"; under take:K "L2 R1"; '
+            'under both-ends "LBR"; the pizza\'s first slice (0-based) first, "3 LRL".',
+        )
+        rules: StrictStr = rules_field(RULES_PATTERN, RULES_KINDS)
+
+    return RequestModels(
+        SolveRequest, TableRequest, StepsRequest, MoveRequest, AnalyzeRequest, PlayRequest
+    )
 
 
 class ErrorResponse(BaseModel):
@@ -218,6 +267,40 @@ class SolveResponse(BaseModel):
     omitted: list[str] | None = None
 
 
+class VariantSolveResponse(BaseModel):
+    """What ``coinrow solve --rules R --json`` prints (``VariantSolution.to_dict()``), and
+    for the pizza ``starts``."""
+
+    rules: str = Field(description="The rules, in their canonical text form.")
+    n: int
+    coins: list[Exact]
+    engine: str
+    totals: list[Exact] = Field(description="Every player's total along the line, first first.")
+    first_total: Exact
+    second_total: Exact
+    margin: Exact | None = Field(description="First minus second; null for over two players.")
+    objective: Exact | None = Field(
+        description="The first player's margin in what the rules make them maximise."
+    )
+    outcome: str = Field(
+        pattern="^(?:first|second|tie|player [0-9]+)$",
+        description='"first", "second", "tie", or with more than two players "player K".',
+    )
+    winners: list[int] = Field(description="0-based seats of the winners.")
+    line: str = Field(description='One optimal line: "LRL", "L2 R1", "1 LLL" (pizza).')
+    moves: list[str]
+    first_moves: str = Field(description="Every optimal first move, as one text.")
+    start: int | None = Field(description="The pizza's first slice (0-based), else null.")
+    tie_break: Literal["left", "right", "spite"] | None = Field(
+        description="The tie-break of players:P, else null."
+    )
+    starts: list[Exact] | None = Field(
+        None,
+        description="The pizza only: for each first slice (0-based), the first player's "
+        "margin (first minus second) with best play after it.",
+    )
+
+
 class CellData(BaseModel):
     """One subgame ``i..j`` (0-based): the mover's best total, margin, best moves, mover."""
 
@@ -238,6 +321,98 @@ class TableResponse(BaseModel):
     margin: Exact
     cells: list[CellData]
     svg: str
+
+
+class VariantCellData(BaseModel):
+    """One subgame ``i..j`` of a variant: what the rules make meaningful."""
+
+    i: int
+    j: int
+    value: Exact | None = Field(
+        description="The coins the mover takes with best play; null under stone-game-vii."
+    )
+    margin: Exact = Field(description="The mover's margin in what the rules make them maximise.")
+    moves: str = Field(description='Every optimal move: "L", "LR", "L2 R1", "B".')
+    player: Player | None = Field(
+        description="Who moves there; null under take and both-ends (it depends on the line)."
+    )
+
+
+class VariantTableResponse(BaseModel):
+    """What ``coinrow table --rules R --json`` prints (no picture: the page draws the cells)."""
+
+    rules: str
+    coins: list[Exact]
+    margin: Exact
+    line: str
+    cells: list[VariantCellData]
+
+
+class LegalMoveData(BaseModel):
+    """A legal move and the coins it takes (0-based indices in the row)."""
+
+    move: str
+    indices: list[int]
+
+
+class PlayedMoveData(BaseModel):
+    """A move played: who played it, the coins it took, what it scored, the totals after it."""
+
+    seat: int = Field(description="The mover's 0-based seat.")
+    player: str = Field(description='"first", "second", or "player K" with more players.')
+    move: str
+    indices: list[int]
+    gain: Exact
+    totals: list[Exact]
+
+
+class ReviewedMoveData(BaseModel):
+    """One move of a finished game judged under its rules (``coinrow.analysis.analyze``)."""
+
+    step: int
+    player: str
+    move: str
+    coin: Exact | None = None
+    best_moves: str = Field(description="The optimal moves there, as one text.")
+    guaranteed_before: Exact | None = None
+    guaranteed_after: Exact | None = None
+    loss: Exact = Field(description="What the move cost its player, in what the rules score.")
+    label: Literal["best", "inaccuracy", "mistake", "blunder"]
+    totals: list[Exact] | None = None
+
+
+class PlayResponse(BaseModel):
+    """A game under any rules after ``moves``: whose turn, the legal moves and the coins each
+    takes, the optimal moves and everyone's final totals with best play from here."""
+
+    rules: str
+    coins: list[Exact]
+    players: int
+    moves: list[str]
+    line: str
+    finished: bool
+    seat: int | None = Field(description="The mover's 0-based seat; null when the game is over.")
+    legal: list[LegalMoveData] = Field(description="Every legal move, in the engines' order.")
+    best_moves: list[str] = Field(description="Every optimal move here.")
+    move: str | None = Field(
+        description="Perfect play's move here (the first optimal move, the tie-break's under "
+        "players:P): the computer's move; null when the game is over."
+    )
+    totals: list[Exact] = Field(description="Every player's total so far, first seat first.")
+    best_totals: list[Exact] = Field(
+        description="Every player's final total when everyone plays optimally from here."
+    )
+    played: list[PlayedMoveData]
+    remaining: list[int] = Field(description="The coins left (0-based; the pizza's clockwise).")
+    first_slice: int | None = Field(description="The pizza's first slice once eaten, else null.")
+    winners: list[int] | None = Field(
+        description="Once the game is over, the 0-based seats of the winners (the smallest "
+        "total in the misère game, else the largest); null before."
+    )
+    review: list[ReviewedMoveData] | None = Field(
+        description="Once the game is over, every move judged under the rules (the analysis's "
+        "moves: best moves, loss, label); null before."
+    )
 
 
 class MoveResponse(BaseModel):

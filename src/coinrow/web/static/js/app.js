@@ -6,9 +6,12 @@ import * as explore from "./explore.js";
 import * as learn from "./learn.js";
 import * as play from "./play.js";
 import * as puzzles from "./puzzles.js";
+import * as rules from "./rules.js";
 import * as solve from "./solve.js";
 
 const views = { solve, explore, play, learn, puzzles };
+// Views that take other rules of the game (the rules selector shows there).
+const RULED = ["solve", "explore", "play"];
 const input = document.getElementById("coins");
 const errorBox = document.getElementById("error");
 const overlay = document.getElementById("keys-overlay");
@@ -31,10 +34,14 @@ const ctx = {
     errorBox.textContent = "";
     input.removeAttribute("aria-invalid");
   },
+  // The rules of the game as text ("plain", "take:2", ...): see rules.js.
+  rules: () => rules.text(),
+  rulesKind: () => rules.kind(),
   // The address of a view with its state, or null when the row is too long for a link.
   link(view, params = null) {
     const state = params || (views[view].params ? views[view].params() : {});
-    const query = new URLSearchParams({ coins: ctx.text(), ...state });
+    const ruled = RULED.includes(view) && rules.text() !== "plain" ? { rules: rules.text() } : {};
+    const query = new URLSearchParams({ coins: ctx.text(), ...ruled, ...state });
     const text = `#${view}?${query.toString().replace(/\+/g, "%20")}`;
     return text.length <= LINK_LIMIT ? text : null;
   },
@@ -48,8 +55,10 @@ const ctx = {
     const link = ctx.link(view);
     history.replaceState(null, "", link || `#${view}`);
   },
+  // A row from a plain-game feature (a puzzle, a record, a "why not" row): plain rules.
   load(text, view = "solve", params = null) {
     input.value = text;
+    rules.set("plain");
     go(view, params);
   },
   go: (view, params) => go(view, params),
@@ -82,7 +91,9 @@ function route() {
   const [view, query] = location.hash.replace(/^#/, "").split("?");
   const params = Object.fromEntries(new URLSearchParams(query || ""));
   if (params.coins) input.value = params.coins;
+  if (RULED.includes(view || "solve")) rules.set(params.rules || "plain");
   delete params.coins;
+  delete params.rules;
   activate(view || "solve", Object.keys(params).length ? params : null);
 }
 
@@ -174,6 +185,7 @@ for (const button of document.querySelectorAll("button.load")) {
 window.addEventListener("popstate", route);
 
 for (const module of Object.values(views)) module.init(ctx);
+rules.init(() => go(RULED.includes(active) ? active : "solve"), (message) => ctx.error(message, { row: false }));
 get("limits")
   .then((limits) => {
     Object.assign(ctx.limits, limits);

@@ -4,6 +4,7 @@
 // request sends the coins and the moves, and answers with the position, the strategy's move,
 // the best moves and the totals; /api/review gives the analysis and the evaluation series.
 import { approx, fmt, get, post } from "./api.js";
+import * as variant from "./playrules.js";
 import { mountTriangle } from "./triangle.js";
 
 const DELAY = 250; // ms before the computer's move is shown
@@ -19,8 +20,12 @@ const game = {
 const about = new Map();
 let levelsReady = null; // the levels are asked for when Play is first shown
 
+// Under other rules than the plain game's, playrules.js runs the Play tab.
+const ruled = () => ctx.rules() !== "plain";
+
 export function init(context) {
   ctx = context;
+  variant.init(context);
   $("play-new").addEventListener("click", () => newGame(ctx.text()));
   $("play-seat").addEventListener("change", () => newGame(ctx.text()));
   $("play-strategy").addEventListener("change", () => newGame(ctx.text()));
@@ -99,6 +104,7 @@ async function loadLevels() {
 }
 
 export function params() {
+  if (ruled()) return variant.params();
   const state = { opponent: game.opponent, seat: game.seat, seed: String(game.seed) };
   if (game.moves) state.moves = game.moves;
   if (game.ply !== game.moves.length) state.ply = String(game.ply);
@@ -107,6 +113,14 @@ export function params() {
 }
 
 export async function show(text, restore = null) {
+  $("play-variant").hidden = !ruled();
+  $("play-plain").hidden = ruled();
+  if (ruled()) {
+    hide();
+    variant.show(text, restore);
+    return;
+  }
+  variant.hide();
   if (!levelsReady) levelsReady = loadLevels();
   await levelsReady;
   if (restore) {
@@ -143,9 +157,11 @@ function setOpponent(name) {
 
 export function hide() {
   game.token += 1; // drop answers and the pending computer move; show() resumes the game
+  variant.hide();
 }
 
 export function key(name) {
+  if (ruled()) return variant.key(name);
   const state = $("view-play").dataset.state;
   const moving = state === "your-turn";
   const actions = {

@@ -1,5 +1,8 @@
 // Solve: totals, margin, winner, the optimal line and who takes which coin; a share link.
+// Under other rules: every player's total, the outcome, the first moves and the line, and
+// for the pizza the ring with each first slice's margin.
 import { fmt, post } from "./api.js";
+import { drawRing, label, RING_LIMIT, signed } from "./ring.js";
 
 let ctx;
 let shown = null;
@@ -23,11 +26,13 @@ export function params() {
 }
 
 export function show(text) {
-  if (text === shown) return;
-  render(text);
+  const key = `${ctx.rules()}|${text}`;
+  if (key === shown) return;
+  if (ctx.rules() === "plain") render(text, key);
+  else renderVariant(text, key);
 }
 
-async function render(text) {
+async function render(text, key) {
   let data;
   try {
     data = await post("solve", { coins: text });
@@ -37,7 +42,8 @@ async function render(text) {
     ctx.error(error.message);
     return;
   }
-  shown = text;
+  shown = key;
+  $("solve-variant").hidden = true;
   $("solve-first").textContent = fmt(data.first_total);
   $("solve-second").textContent = fmt(data.second_total);
   $("solve-margin").textContent = fmt(data.margin);
@@ -84,4 +90,124 @@ async function render(text) {
   if (link) $("share-link").href = link;
   $("share-done").textContent = link ? "" : ctx.linkNote();
   $("solve-result").hidden = false;
+}
+
+// --- other rules ----------------------------------------------------------------------------
+
+const ORDINAL = ["first", "second"];
+
+function seatName(rules, seat, players) {
+  if (players > 2) return `Player ${seat + 1}`;
+  if (rules === "reply:greedy" && seat === 1) return "Second player (greedy)";
+  return seat === 0 ? "First player" : "Second player";
+}
+
+// A move's words: L, R, B, L2 (take two from the left), or a pizza slice (0-based index).
+export function moveWords(move, coins, n, circular) {
+  if (circular) return `eat slice ${Number(move) + 1} (${fmt(coins[Number(move)])})`;
+  if (move === "B") return `take both end coins (${fmt(coins[0])} and ${fmt(coins[n - 1])})`;
+  const side = move[0] === "L" ? "left" : "right";
+  const count = move.length > 1 ? Number(move.slice(1)) : 1;
+  if (count === 1) return `take the ${side} coin (${fmt(coins[side === "left" ? 0 : n - 1])})`;
+  return `take ${count} coins from the ${side}`;
+}
+
+// A text of moves as the library writes it: "LR", "L2 R1", "1 3" (pizza slices).
+export function splitMoves(text) {
+  return text.includes(" ") ? text.split(" ").filter(Boolean) : [...text];
+}
+
+const ABOUT = {
+  circular: "The first move is a slice; the line writes it as the slice's 0-based index, then L and R eat the ends of the row the eaten slice leaves (it starts with the next slice clockwise).",
+  misere: "Each player wants the smallest total: the winner took less.",
+  "stone-game-vii": "Totals are points: each move scores the sum of the coins that remain after it.",
+  take: "A move names its side and count: L2 takes two coins from the left.",
+  "both-ends": "B takes both end coins at once.",
+  reply: "The second player always takes the larger end coin (the left one on ties); the first player plays their best reply to that.",
+  players: "Each player maximises their own total; the tie-break decides when two moves give a player the same.",
+};
+
+let ring = null;
+
+async function renderVariant(text, key) {
+  const rules = ctx.rules();
+  let data;
+  try {
+    data = await post("solve", { coins: text, rules });
+  } catch (error) {
+    shown = null;
+    $("solve-variant").hidden = true;
+    $("solve-result").hidden = true;
+    ctx.error(error.message);
+    return;
+  }
+  if (rules !== ctx.rules()) return; // the rules changed while this answer was on its way
+  shown = key;
+  $("solve-result").hidden = true;
+  const players = data.totals.length;
+  const scores = $("solve-v-scores");
+  scores.replaceChildren();
+  data.totals.forEach((total, seat) => {
+    const card = document.createElement("div");
+    card.className = `score ${seat < 2 ? ORDINAL[seat] : "other"}${data.winners.includes(seat) ? " winner" : ""}`;
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = seatName(data.rules, seat, players) + (data.winners.includes(seat) && data.outcome !== "tie" ? " · wins" : "");
+    const points = document.createElement("span");
+    points.className = "points";
+    points.textContent = fmt(total);
+    card.append(who, points);
+    scores.append(card);
+  });
+  const kind = ctx.rulesKind();
+  let verdict;
+  if (data.outcome === "tie") {
+    verdict = players > 2
+      ? `A tie: ${data.winners.map((seat) => `player ${seat + 1}`).join(" and ")} have the most.`
+      : "The game is a tie.";
+  } else if (players > 2) {
+    verdict = `Player ${data.winners[0] + 1} wins with ${fmt(data.totals[data.winners[0]])}.`;
+  } else {
+    const by = fmt(data.margin).replace(/^−/, "");
+    verdict = kind === "misere"
+      ? `The ${data.outcome} player wins, taking ${by} less.`
+      : `The ${data.outcome} player wins by ${by}.`;
+  }
+  $("solve-v-verdict").textContent = verdict;
+  $("solve-v-margin").parentElement.hidden = data.margin === null;
+  if (data.margin !== null) $("solve-v-margin").textContent = fmt(data.margin);
+  const circular = kind === "circular";
+  const firsts = splitMoves(data.first_moves).map((move) => moveWords(move, data.coins, data.n, circular));
+  $("solve-v-best").textContent = firsts.length > 1 ? `any of: ${firsts.join("; ")}` : firsts[0] || "none";
+  $("solve-v-line").textContent = data.line;
+  $("solve-v-about").textContent = `${ABOUT[kind] || ""} Solved by ${data.engine}.`.trim();
+  $("solve-ring-box").hidden = !circular;
+  if (circular) showRing(data);
+  const link = ctx.link("solve");
+  $("solve-v-link").hidden = !link;
+  if (link) $("solve-v-link").href = link;
+  $("solve-variant").hidden = false;
+}
+
+function showRing(data) {
+  const best = splitMoves(data.first_moves).map(Number);
+  const info = $("solve-ring-info");
+  if (data.n > RING_LIMIT) {
+    $("solve-ring").replaceChildren();
+    info.textContent = `The ring is drawn for pizzas of up to ${RING_LIMIT} slices; this one has ${data.n.toLocaleString()}. `
+      + `The best first slice is slice ${data.start + 1} (${fmt(data.coins[data.start])}).`;
+    return;
+  }
+  const select = (slice) => {
+    ring.select(slice);
+    info.textContent = label(slice, data.coins, data.starts, best.includes(slice));
+  };
+  ring = drawRing($("solve-ring"), data.coins, {
+    outer: data.starts.map(signed),
+    marked: best,
+    labels: data.coins.map((coin, slice) => label(slice, data.coins, data.starts, best.includes(slice))),
+    caption: "margin outside",
+    title: `The pizza: ${data.n} slices in a ring, the best first slice ringed`,
+  }, select);
+  info.textContent = `Best first slice: slice ${data.start + 1} (${fmt(data.coins[data.start])}). Tab to a slice or tap it to read it.`;
 }
