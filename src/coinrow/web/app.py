@@ -49,9 +49,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from .. import __version__
 from ..analysis import analyze
 from ..diagram import check_view, table_data
-from ..engines import check_cost, duration_text, estimated_solve_seconds
+from ..engines import check_cost, duration_text
 from ..engines.table import Table
-from ..engines.variants import circular_margins_fast, variant_table
+from ..engines.variants import variant_cost, variant_table
 from ..errors import (
     CoinrowError,
     CostLimitError,
@@ -81,7 +81,7 @@ from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, Optimal, get, play
 from ..subgames import Subgames
 from ..svg import triangle
-from ..variants import solve_variant, variant_work
+from ..variants import solve_variant
 from . import models
 from .workers import Answer, WorkerPool, error_answer
 
@@ -307,21 +307,12 @@ def check_seconds(seconds: float, what: str) -> None:
         )
 
 
-def check_variant_cost(row: Sequence[Value], rules: Rules) -> None:
-    """Refuse a variant solve or table estimated over :func:`request_seconds` (inline, that
-    sends it to a worker process): the O(n) fast paths cost a reduction, the pizza one
-    reduction per first slice (twice: the solve and ``starts``), the others
-    :func:`coinrow.variants.variant_work` subgames of pure Python (O(n))."""
-    n = len(row)
-    if rules.kind in ("misere", "stone-game-vii"):
-        engine, items = "reduction", n
-    elif rules.kind == "circular":
-        engine, items = "reduction", 2 * n * n
-    else:
-        engine, items = "memo", max(variant_work(n, rules), 1)
-    limit = request_seconds()
-    seconds = estimated_solve_seconds(row, engine, items, limit)
-    check_seconds(seconds, f"rules {rules} on {n:,} coins")
+def check_variant_cost(row: Sequence[Value], rules: Rules, *, table: bool = False) -> None:
+    """Refuse a variant solve or table (``table``) estimated over :func:`request_seconds`
+    (inline, that sends it to a worker process), by the engines' own cost model
+    (:func:`coinrow.engines.variants.variant_cost`, O(n))."""
+    seconds, _ = variant_cost(row, rules, table=table, limit=request_seconds())
+    check_seconds(seconds, f"rules {rules} on {len(row):,} coins")
 
 
 class RequestGuard:
@@ -660,10 +651,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             solution = solve(row, max_seconds=request_seconds())
             return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
         check_variant_cost(row, rules)
-        data = solve_variant(row, rules).to_dict()
-        if rules.kind == "circular":
-            data["starts"] = [json_value(margin) for margin in circular_margins_fast(row)]
-        return JSONResponse(data)
+        return JSONResponse(solve_variant(row, rules).to_dict())
 
     @app.post(
         "/api/table",
@@ -681,7 +669,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         rules, view = Rules.parse(body.rules), check_view(body.view)
         if not rules.is_plain:
             row = row_of(body.coins, limits.table_coins)
-            check_variant_cost(row, rules)
+            check_variant_cost(row, rules, table=True)
             return JSONResponse(variant_table(row, rules).to_dict())
         table = Table(row_of(body.coins, limits.table_coins), max_seconds=request_seconds())
         highlight = table.line if body.highlight == "best" else body.highlight or None
