@@ -5,10 +5,10 @@
 
 The one-core figure is the same census in this process (``workers=0``), rows per second of
 wall clock and of CPU time. The Dask figure runs on a warm local cluster bound to 127.0.0.1
-(one single-threaded worker process per core, kernels loaded before the clock), rows per
-second of wall clock; the workers' CPU seconds (``getrusage`` through ``client.run``) and
-this process's give the share in CPU terms too, which a machine shared with other work
-distorts less than the wall clock. The load average is printed with every figure.
+(as :func:`coinrow.census.run.dask_client` starts it: one single-threaded worker process per
+core; kernels loaded before the clock), rows per second of wall clock; the workers' CPU
+seconds (``getrusage`` through ``client.run``) give the share in CPU terms too, which a
+machine shared with other work distorts less. The load average is printed with each figure.
 """
 
 from __future__ import annotations
@@ -28,9 +28,8 @@ def cpu_seconds() -> float:
 
 
 def main() -> None:
-    from distributed import Client, LocalCluster
-
     from coinrow.census import Census, Words
+    from coinrow.census.run import dask_client
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--length", type=int, default=30)
@@ -52,17 +51,8 @@ def main() -> None:
     out["one_core_rows_per_second"] = family.rows / wall
     out["one_core_rows_per_cpu_second"] = family.rows / cpu
 
-    with (
-        LocalCluster(
-            n_workers=options.workers,
-            threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
-            dashboard_address="127.0.0.1:0",
-        ) as cluster,
-        Client(cluster) as client,
-    ):
-        address = cluster.scheduler_address
+    with dask_client(None, options.workers, timeout=30) as client:  # as the census starts it
+        address = client.scheduler.address
         Census(Words.of("1,2", 16), shard_rows=1 << 12).run(scheduler=address)  # warm
         best: dict[str, float] = {}
         for _ in range(options.rounds):
