@@ -167,13 +167,22 @@ def main() -> None:
     parser.add_argument("--census-length", type=int, default=24, help="0: no census figures")
     parser.add_argument("--no-compile", action="store_true", help="skip the cold/warm waits")
     parser.add_argument("--quick", action="store_true", help="tiny sizes: checks the script")
+    parser.add_argument(
+        "--bench-args", default="", help='more coinrow bench options, e.g. "--textbook-size 1000"'
+    )
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     options = parser.parse_args()
     if options.quick:
         options.rounds, options.repeat, options.census_length = 1, 1, 12
         options.bench_args = ["--quick"]
     else:
-        options.bench_args = ["--repeat", str(options.repeat), "--sum-size", str(options.sum_size)]
+        options.bench_args = [
+            "--repeat",
+            str(options.repeat),
+            "--sum-size",
+            str(options.sum_size),
+            *options.bench_args.split(),
+        ]
     with tempfile.TemporaryDirectory(prefix="coinrow-compare-") as temporary:
         folder = Path(temporary)
         trees = {options.ref: export(options.ref, folder), "working tree": ROOT / "src"}
