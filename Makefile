@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/python -m coinrow.demo
-	@echo "Loading the census kernels (compiled once on this machine, about a minute the first time)."
+	@echo "Loading the census kernels (compiled once on this machine, about half a minute the first time)."
 	$(BIN)/python -c "import coinrow.census; coinrow.census.warm_up()"
 
 # Browser tests drive Debian's Chromium; a test tool must never download its own browser.

@@ -102,7 +102,7 @@ def kernels_warm(family: Family) -> bool:
 def warm_up() -> None:
     """Compile (or load) the census walk of every family kind by running a tiny census of
     each in this process (one walk serves the plain scan and the strategies): about
-    3 x :data:`COMPILE_SECONDS` cold, a second or two warm. ``make demo`` runs it."""
+    2 x :data:`COMPILE_SECONDS` cold, a second or two warm. ``make demo`` runs it."""
     from .families import Compositions, RandomRows, Words
     from .run import Census
 
