@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench clean browser docs mutate
+.PHONY: demo test lint bench bench-compare clean browser docs mutate
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 
 demo: $(STAMP)
 	$(BIN)/python -m coinrow.demo
-	@echo "Loading the census kernels (compiled once on this machine, about a minute the first time)."
+	@echo "Loading the census kernels (compiled once on this machine, about half a minute the first time)."
 	$(BIN)/python -c "import coinrow.census; coinrow.census.warm_up()"
 
 # Browser tests drive Debian's Chromium; a test tool must never download its own browser.
@@ -33,6 +33,11 @@ test: $(STAMP) browser
 bench: $(STAMP)
 	$(BIN)/coinrow bench
 	$(BIN)/python -m pytest benchmarks -n0 --benchmark-only -q
+
+# Before and after in one run: REF's figures beside the working tree's (make bench-compare REF=b45818c).
+REF ?= main
+bench-compare: $(STAMP)
+	$(BIN)/python scripts/bench_compare.py $(REF)
 
 # The documentation site, strict (a broken link, reference or page fails), into site/.
 docs: $(STAMP)

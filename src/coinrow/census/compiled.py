@@ -71,9 +71,10 @@ def compiled(name: str, longest: int) -> CompiledStrategy | None:
 
 
 #: Seconds of one core a cold compile of one family kind's census walk takes at most
-#: (measured on the 2-core machine: 19 s for words first; then 12 s for compositions and 5 s
-#: for random rows, which reuse the helpers; loading a walk from the cache: under 0.5 s).
-COMPILE_SECONDS = 20
+#: (measured on the 2-core machine at a load of 7-13, CPU time: a first census of words
+#: with a strategy 15 s cold, imports included, 2 s warm; then about 5 s each for
+#: compositions and random rows, which reuse the helpers; docs/census.md).
+COMPILE_SECONDS = 12
 
 
 def kernels_warm(family: Family, rules: object = None) -> bool:
@@ -115,7 +116,7 @@ def kernels_warm(family: Family, rules: object = None) -> bool:
 def warm_up() -> None:
     """Compile (or load) the census walk of every family kind by running a tiny census of
     each in this process (one walk serves the plain scan and the strategies): about
-    3 x :data:`COMPILE_SECONDS` cold, a second or two warm. ``make demo`` runs it."""
+    2 x :data:`COMPILE_SECONDS` cold, a second or two warm. ``make demo`` runs it."""
     from .families import Compositions, RandomRows, Words
     from .run import Census
 

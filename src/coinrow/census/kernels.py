@@ -321,20 +321,59 @@ def _takes_left(code: int, parameter: int, row: Array, tables: Array, i: int, j:
     return bool(ai >= aj)
 
 
+# The commonest rules on their own, so a specialised loop compiles only its own rule (the
+# generic _takes_left inlined with a constant code still compiled every rule's branches:
+# twice the cold compile). Each takes _takes_left's arguments.
+
+
+@njit(cache=True, nogil=True)
+def _greedy_rule(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
+    return bool(row[0, i] >= row[0, j])
+
+
+@njit(cache=True, nogil=True)
+def _lookahead2_rule(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
+    ai = row[0, i]
+    aj = row[0, j]
+    return bool(ai - max(row[0, i + 1], aj) >= aj - max(ai, row[0, j - 1]))
+
+
+@njit(cache=True, nogil=True)
+def _thibault_rule(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
+    return _thibault(row, i, j, False)
+
+
+@njit(cache=True, nogil=True)
+def _thibault3_rule(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
+    return _thibault(row, i, j, True)
+
+
+@njit(cache=True, nogil=True)
+def _any_rule(code: int, parameter: int, row: Array, tables: Array, i: int, j: int) -> bool:
+    return _takes_left(code, parameter, row, tables, i, j)
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _totals(
-    j: int, row: Array, tables: Array, mover: int, other: int, code: int, parameter: int
+    j: int,
+    row: Array,
+    tables: Array,
+    mover: int,
+    other: int,
+    rule: Any,
+    code: int,
+    parameter: int,
 ) -> None:
     """Column j of a strategy's totals: by its move where it moves (``mover``), the worst
     over the opponent's optimal moves where the opponent does (``other``). One loop with the
-    rule written in (``code`` is a constant where this is inlined)."""
+    ``rule`` (one of the ``_*_rule`` kernels) compiled in."""
     aj = row[0, j]
     tables[mover, j, j] = aj
     tables[other, j, j] = 0
     mover_next = aj  # the strategy's total from i+1..j when it moves there
     other_next = np.int64(0)  # ... and when the opponent moves there
     for i in range(j - 1, -1, -1):
-        if _takes_left(code, parameter, row, tables, i, j):
+        if rule(code, parameter, row, tables, i, j):
             total = row[0, i] + other_next
         else:
             total = aj + tables[other, j - 1, i]
@@ -349,7 +388,9 @@ def _totals(
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _leaf_total(j: int, row: Array, tables: Array, code: int, parameter: int, mover: int) -> int:
+def _leaf_total(
+    j: int, row: Array, tables: Array, rule: Any, code: int, parameter: int, mover: int
+) -> int:
     """S(0, j): the strategy's total from the whole row a[0..j], moving first, against the
     optimal opponent that hurts it most, with column j's margins filled but not its totals.
 
@@ -357,12 +398,12 @@ def _leaf_total(j: int, row: Array, tables: Array, code: int, parameter: int, mo
     even i. Walk down while the next position needed is in column j (the strategy takes
     the left coin, or the opponent may); every other branch is in column j - 1, filled. Then
     add up on the way back: O(length of the walk), a few steps on most rows. Inlined with
-    a constant ``code``, only its own rule is left."""
+    a ``rule`` kernel (:func:`_totals`), only its own rule is compiled in."""
     aj = row[0, j]
     end = 0
     while end < j:
         if end & 1 == 0:
-            if not _takes_left(code, parameter, row, tables, end, j):
+            if not rule(code, parameter, row, tables, end, j):
                 break
         else:
             moves = _optimal(row, tables, end, j)
@@ -437,14 +478,14 @@ def _column(
 def _leaf_totals(j: int, row: Array, tables: Array, code: int, parameter: int, mover: int) -> int:
     """:func:`_leaf_total` with the commonest rules as constants."""
     if code == GREEDY or (code == LOOKAHEAD and parameter == 1):
-        return _leaf_total(j, row, tables, GREEDY, 0, mover)
+        return _leaf_total(j, row, tables, _greedy_rule, GREEDY, 0, mover)
     if code == LOOKAHEAD and parameter == 2:
-        return _leaf_total(j, row, tables, LOOKAHEAD, 2, mover)
+        return _leaf_total(j, row, tables, _lookahead2_rule, LOOKAHEAD, 2, mover)
     if code == THIBAULT:
-        return _leaf_total(j, row, tables, THIBAULT, 0, mover)
+        return _leaf_total(j, row, tables, _thibault_rule, THIBAULT, 0, mover)
     if code == THIBAULT3:
-        return _leaf_total(j, row, tables, THIBAULT3, 0, mover)
-    return _leaf_total(j, row, tables, code, parameter, mover)
+        return _leaf_total(j, row, tables, _thibault3_rule, THIBAULT3, 0, mover)
+    return _leaf_total(j, row, tables, _any_rule, code, parameter, mover)
 
 
 @njit(cache=True, nogil=True)
@@ -453,15 +494,15 @@ def _column_totals(
 ) -> None:
     """:func:`_totals` with the commonest rules as constants."""
     if code == GREEDY or (code == LOOKAHEAD and parameter == 1):
-        _totals(j, row, tables, mover, other, GREEDY, 0)
+        _totals(j, row, tables, mover, other, _greedy_rule, GREEDY, 0)
     elif code == LOOKAHEAD and parameter == 2:
-        _totals(j, row, tables, mover, other, LOOKAHEAD, 2)
+        _totals(j, row, tables, mover, other, _lookahead2_rule, LOOKAHEAD, 2)
     elif code == THIBAULT:
-        _totals(j, row, tables, mover, other, THIBAULT, 0)
+        _totals(j, row, tables, mover, other, _thibault_rule, THIBAULT, 0)
     elif code == THIBAULT3:
-        _totals(j, row, tables, mover, other, THIBAULT3, 0)
+        _totals(j, row, tables, mover, other, _thibault3_rule, THIBAULT3, 0)
     else:
-        _totals(j, row, tables, mover, other, code, parameter)
+        _totals(j, row, tables, mover, other, _any_rule, code, parameter)
 
 
 # --- one tree node: push, undo, finish --------------------------------------------------
@@ -584,14 +625,20 @@ def scan_words(alphabet: Array, n: int, first: Array, count: int, flags: Array, 
     alphabet = _borrow(alphabet)
     k = alphabet.shape[0]
     digit = np.zeros(n, np.int64)
-    digit[:] = first
-    for d in range(n - 1):  # down to the first row
-        _push_coin(d, alphabet[digit[d]], w, settings, False)
-    d = n - 1
+    for d in range(n):  # a loop: a slice assignment compiles a shape error's text formatting
+        digit[d] = first[d]
+    d = 0
     local = 0
     fast = not (settings.columns or settings.direct_left or settings.rows_mode) and settings.dense
     vals, q, m, hist, offset = w.stack[0], w.stack[1], w.stack[2], w.hist, settings.offset
+    resume = True  # going down to the first row rather than along the smallest values
     while True:
+        while d < n - 1:  # down (one push site: each inlined copy costs compile time)
+            _push_coin(d, alphabet[digit[d]], w, settings, False)
+            d += 1
+            if not resume:
+                digit[d] = 0
+        resume = False
         if fast:
             s = w.sizes[0, d]
             parent = m[s - 1]
@@ -621,10 +668,6 @@ def scan_words(alphabet: Array, n: int, first: Array, count: int, flags: Array, 
             digit[d] += 1
             if digit[d] < k:
                 break
-        while d < n - 1:  # and down again along the smallest values
-            _push_coin(d, alphabet[digit[d]], w, settings, False)
-            d += 1
-            digit[d] = 0
 
 
 @njit(cache=True, nogil=True)
@@ -644,9 +687,11 @@ def scan_compositions(total: int, first: Array, count: int, flags: Array, *work:
     t = 0
     local = 0
     resume = True  # going down along ``first`` rather than along zeros
+    close = False  # the next bit is set to 1 (after a climb)
     while True:
-        while t < total - 1:  # down: set the remaining bits
-            b = first[t] if resume else 0
+        while t < total - 1:  # down: set the remaining bits (the walk's one push site)
+            b = 1 if close else (first[t] if resume else 0)
+            close = False
             bit[t] = b
             saved[t] = part
             if b == 0:
@@ -670,11 +715,7 @@ def scan_compositions(total: int, first: Array, count: int, flags: Array, *work:
                 break
             parts -= 1
             _pop_coin(parts, w, settings)
-        bit[t] = 1  # then set it to 1: close the part
-        _push_coin(parts, part, w, settings, False)
-        parts += 1
-        part = 1
-        t += 1
+        close = True  # then set it to 1 on the way down: close the part
 
 
 @njit(cache=True, nogil=True)

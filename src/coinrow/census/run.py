@@ -543,7 +543,12 @@ def dask_client(
                 yield client
             return
         count = workers or os.cpu_count() or 1
+        import dask
+
         with (
+            # No statistical profiler in the workers: sampling every 10 ms took CPU from
+            # the shards (the workers get the config from their nannies).
+            dask.config.set({"distributed.worker.profile.enabled": False}),
             LocalCluster(  # type: ignore[no-untyped-call]
                 n_workers=count,
                 threads_per_worker=1,

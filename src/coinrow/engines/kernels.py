@@ -115,14 +115,18 @@ def reduce_chunks(
     for chunk in range(first, stop):
         lo, hi = cuts[chunk, 0], cuts[chunk, 1]
         size, top, second = 2, 0, 0
-        low, high = bounds(coins[lo:hi]) if hi > lo else (coins[0], coins[0])
-        for index in range(lo, hi):
+        low = high = coins[lo] if hi > lo else coins[0]
+        for index in range(lo, hi):  # the bounds in the same pass: the scan leaves room
+            coin = coins[index]
+            low = min(low, coin)
+            high = max(high, coin)
             size, top, second = _push_entry(
-                work_values, work_starts, 0, size, top, second, coins[index], index, True
+                work_values, work_starts, 0, size, top, second, coin, index, True
             )
         count = size - 2
-        values[position : position + count] = work_values[2:size]
-        starts[position : position + count] = work_starts[2:size]
+        for slot in range(count):  # a loop: a slice assignment compiles a shape error's text
+            values[position + slot] = work_values[2 + slot]
+            starts[position + slot] = work_starts[2 + slot]
         stack[chunk, 0], stack[chunk, 1] = position, position + count
         stack[chunk, 2], stack[chunk, 3] = low, high
         position += count
