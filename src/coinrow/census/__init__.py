@@ -12,7 +12,7 @@ See ``docs/census.md``.
 
 from __future__ import annotations
 
-from .compiled import COMPILE_SECONDS, kernels_warm, warm_up
+from .compiled import COMPILE_SECONDS, VARIANT_COMPILE_SECONDS, kernels_warm, warm_up
 from .families import (
     Compositions,
     Family,
@@ -29,6 +29,7 @@ from .shards import Example, Job, ShardResult, StrategyTally, run_shard
 __all__ = [
     "COMPILE_SECONDS",
     "ROWS_LIMIT",
+    "VARIANT_COMPILE_SECONDS",
     "Census",
     "CensusResult",
     "Compositions",

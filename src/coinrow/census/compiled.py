@@ -76,6 +76,10 @@ def compiled(name: str, longest: int) -> CompiledStrategy | None:
 #: compositions and random rows, which reuse the helpers; docs/census.md).
 COMPILE_SECONDS = 12
 
+#: The same for a census under other rules: one variant kernel, about 5 s cold (measured as
+#: above).
+VARIANT_COMPILE_SECONDS = 5
+
 
 def kernels_warm(family: Family, rules: object = None) -> bool:
     """Whether the compiled walk that ``family`` runs on is in Numba's cache, so a census of
