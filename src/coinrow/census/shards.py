@@ -4,7 +4,8 @@
 returns a :class:`ShardResult`: plain data, picklable, independent of which worker ran it.
 Margins, outcomes, first moves and the compiled strategies come from one pass of a kernel
 (:mod:`coinrow.census.kernels`); other strategies are then played through Python on each row
-(:func:`coinrow.refute.strays`, then :func:`coinrow.refute.worst_line` where it strays).
+(:func:`coinrow.counterexamples.strays`, then :func:`coinrow.counterexamples.worst_line`
+where it strays).
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
 
+from ..counterexamples import Counterexample, check_row, strays, worst_line
 from ..errors import InvalidOptionError
 from ..numbers import exact_arithmetic
-from ..refute import Counterexample, check_row, strays, worst_line
 from ..strategies import get
 from ..subgames import Subgames
 from .compiled import COOPERATIVE, LOOKAHEAD, PARITY, CompiledStrategy, compiled
@@ -202,7 +203,7 @@ def run_shard(job: Job, shard: Shard) -> ShardResult:
 
 def _examples(family: Family, shard: Shard, name: str, indices: list[int]) -> list[Example]:
     """The counterexamples the kernel found, rebuilt (lines included) by
-    :func:`coinrow.refute.check_row`, which must agree."""
+    :func:`coinrow.counterexamples.check_row`, which must agree."""
     strategy = get(name, seed=0)
     out = []
     for index in indices:

@@ -34,8 +34,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from ..counterexamples import Counterexample
 from ..errors import CensusStoreError, CoinrowError
-from ..refute import Counterexample
 from .families import Shard
 from .shards import Example, Job, ShardResult, StrategyTally
 
