@@ -18,7 +18,7 @@ from typing import Any, Literal
 from .engines import MAX_SECONDS, check_cost
 from .errors import IllegalMoveError
 from .game import Game, Move, Player, Position, parse_moves
-from .numbers import Value, exact_arithmetic, format_value, json_value
+from .numbers import Value, exact_arithmetic, format_value, json_fields
 from .subgames import Subgames
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]
@@ -67,19 +67,7 @@ class MoveAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1)); ``best_moves`` is ``"L"``, ``"R"`` or ``"LR"``."""
-        return {
-            "step": self.step,
-            "player": self.player,
-            "move": self.move,
-            "coin": json_value(self.coin),
-            "best_moves": self.best_moves,
-            "guaranteed_before": json_value(self.guaranteed_before),
-            "guaranteed_after": json_value(self.guaranteed_after),
-            "loss": json_value(self.loss),
-            "label": self.label,
-            "first_total": json_value(self.first_total),
-            "second_total": json_value(self.second_total),
-        }
+        return json_fields(self)
 
 
 @dataclass(frozen=True)
@@ -107,15 +95,9 @@ class PlayerSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1))."""
-        return {
-            "player": self.player,
-            "moves": self.moves,
-            "total_loss": json_value(self.total_loss),
-            "accuracy": self.accuracy,
-            "labels": dict(self.labels),
-            "guaranteed_start": json_value(self.guaranteed_start),
-            "final_total": json_value(self.final_total),
-        }
+        return json_fields(
+            self, order=("player", "moves", "total_loss", "accuracy"), accuracy=self.accuracy
+        )
 
 
 @dataclass(frozen=True)
@@ -159,13 +141,13 @@ class GameAnalysis:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form of the whole analysis (O(n))."""
-        return {
-            "coins": [json_value(coin) for coin in self.coins],
-            "line": self.line,
-            "finished": self.finished,
-            "moves": [move.to_dict() for move in self.moves],
-            "summary": {"first": self.first.to_dict(), "second": self.second.to_dict()},
-        }
+        return json_fields(
+            self,
+            omit={"moves", "first", "second"},
+            finished=self.finished,
+            moves=self.moves,
+            summary={"first": self.first, "second": self.second},
+        )
 
 
 #: Column headers of :meth:`GameAnalysis._repr_html_`.

@@ -16,7 +16,7 @@ from typing import Any
 from .engines import reduction
 from .errors import IllegalMoveError
 from .game import MOVES, Position
-from .numbers import Value, coerce_coins, exact_arithmetic, json_value
+from .numbers import Value, coerce_coins, exact_arithmetic, json_fields
 from .strategies import Strategy
 from .subgames import Subgames
 
@@ -39,14 +39,8 @@ class Counterexample:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(n))."""
-        return {
-            "coins": [json_value(coin) for coin in self.coins],
-            "strategy_total": json_value(self.strategy_total),
-            "optimal_total": json_value(self.optimal_total),
-            "loss": json_value(self.loss),
-            "strategy_line": self.strategy_line,
-            "optimal_line": self.optimal_line,
-        }
+        order = ("coins", "strategy_total", "optimal_total", "loss")
+        return json_fields(self, order=order, loss=self.loss)
 
 
 def worst_line(

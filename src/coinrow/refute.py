@@ -23,7 +23,7 @@ from typing import Any
 
 from .counterexamples import Counterexample, check_row, strays, worst_line
 from .errors import InvalidOptionError
-from .numbers import Value, coerce_coins, json_value, parse_coins
+from .numbers import Value, coerce_coins, json_fields, parse_coins
 from .strategies import get
 
 #: Seconds of one core a search may take: longer searches are cut at a shorter maximum
@@ -81,17 +81,13 @@ class RefuteResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``strategy``, ``searched``, ``found`` (counterexamples counted),
         ``counterexamples`` (the first ones kept) and the bounds."""
-        return {
-            "strategy": self.strategy,
-            "searched": self.searched,
-            "found": self.found,
-            "counterexamples": [example.to_dict() for example in self.counterexamples],
-            "alphabet": [json_value(value) for value in self.alphabet],
-            "max_length": self.max_length,
-            "requested_length": self.requested_length,
-            "capped": self.capped,
-            "interrupted": self.interrupted,
-        }
+        return json_fields(
+            self,
+            omit={"complete"},
+            order=("strategy", "searched", "found", "counterexamples"),
+            capped=self.capped,
+            interrupted=self.interrupted,
+        )
 
 
 def parse_alphabet(text: str) -> tuple[Value, ...]:

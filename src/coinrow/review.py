@@ -13,7 +13,7 @@ from typing import Any
 
 from .engines import MAX_SECONDS
 from .game import Game
-from .numbers import Value, coerce_coins, exact_arithmetic, json_value
+from .numbers import Value, coerce_coins, exact_arithmetic, json_fields
 from .subgames import Subgames
 
 
@@ -34,12 +34,7 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``ply``, ``first``, ``second``, ``margin`` (O(1))."""
-        return {
-            "ply": self.ply,
-            "first": json_value(self.first),
-            "second": json_value(self.second),
-            "margin": json_value(self.margin),
-        }
+        return json_fields(self, margin=self.margin)
 
 
 def evaluation(

@@ -18,7 +18,7 @@ from typing import Any
 
 from .analysis import analyze
 from .errors import InvalidOptionError
-from .numbers import Value, ValueSpec, exact_arithmetic
+from .numbers import Value, ValueSpec, exact_arithmetic, json_fields
 from .strategies import Optimal, get, play
 from .subgames import Subgames
 
@@ -79,14 +79,10 @@ class PairResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1)); ``opponent`` is absent from a standings row."""
-        data: dict[str, Any] = {"strategy": self.strategy}
-        if self.opponent:
-            data["opponent"] = self.opponent
-        data.update(
-            games=self.games,
-            wins=self.wins,
-            ties=self.ties,
-            losses=self.losses,
+        sums = {"margin_sum", "regret_sum", "opponent_regret_sum"}
+        data = json_fields(
+            self,
+            omit=sums if self.opponent else {*sums, "opponent"},
             win_rate=self.rate(self.wins),
             tie_rate=self.rate(self.ties),
             loss_rate=self.rate(self.losses),
@@ -122,17 +118,15 @@ class TournamentResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(pairs))."""
-        return {
-            "strategies": self.strategies,
-            "games_per_pair": 2 * self.rows_played,
-            "rows": self.rows_played,
-            "n": self.n,
-            "values": self.values,
-            "seed": self.seed,
-            "interrupted": self.interrupted,
-            "pairs": [pair.to_dict() for pair in self.pairs],
-            "standings": [standing.to_dict() for standing in self.standings],
-        }
+        return json_fields(
+            self,
+            omit={"rows", "rows_played"},
+            order=("strategies", "games_per_pair", "rows", "n", "values", "seed", "interrupted"),
+            rows=self.rows_played,
+            games_per_pair=2 * self.rows_played,
+            interrupted=self.interrupted,
+            standings=self.standings,
+        )
 
 
 def _stable_seed(*parts: object) -> int:

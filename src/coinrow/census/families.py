@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import InvalidOptionError
-from ..numbers import ValueSpec, parse_token, split_tokens
+from ..numbers import ValueSpec, json_fields, parse_token, split_tokens
 
 #: Rows per block (and shard) of a random family; part of the family, so fixed.
 RANDOM_BLOCK = 1 << 16
@@ -90,8 +90,9 @@ class Family:
         return self.max_abs * self.max_length
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready description, enough to rebuild the family (O(alphabet))."""
-        raise NotImplementedError
+        """JSON-ready description, enough to rebuild the family: its kind and its fields
+        (O(alphabet))."""
+        return {"kind": self.kind, **json_fields(self)}
 
     def describe(self) -> str:
         """A one-line description (O(alphabet))."""
@@ -250,9 +251,6 @@ class Words(Family):
     def max_abs(self) -> int:
         return max(abs(value) for value in self.alphabet)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "alphabet": list(self.alphabet), "length": self.length}
-
     def describe(self) -> str:
         return f"rows of length {self.length} over {{{_text(self.alphabet)}}}"
 
@@ -333,7 +331,7 @@ class WordsUpTo(Family):
         return max(abs(value) for value in self.alphabet)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "alphabet": list(self.alphabet), "max_length": self.longest}
+        return {"kind": self.kind, **json_fields(self, rename={"longest": "max_length"})}
 
     def describe(self) -> str:
         return f"rows of length 1 to {self.longest} over {{{_text(self.alphabet)}}}"
@@ -393,9 +391,6 @@ class Compositions(Family):
     @property
     def margin_bound(self) -> int:
         return self.total
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "total": self.total}
 
     def describe(self) -> str:
         return f"compositions of {self.total}"
@@ -486,14 +481,8 @@ class RandomRows(Family):
         return False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "count": self.count,
-            "length": self.length,
-            "values": self.values,
-            "seed": self.seed,
-            "block": RANDOM_BLOCK,
-        }
+        fields = json_fields(self, omit={"low", "high", "choices"}, block=RANDOM_BLOCK)
+        return {"kind": self.kind, **fields}
 
     def describe(self) -> str:
         return (

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..engines import duration_text
 from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
+from ..numbers import json_fields
 from .families import Family, Shard, approximate, check_shards
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
 from .store import Ignored, Store
@@ -93,19 +94,25 @@ class StrategySummary:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(examples))."""
-        return {
-            "compiled": self.compiled,
-            "optimal": self.optimal,
-            "optimal_rate": self.optimal_rate,
-            "counterexamples": self.counterexamples,
-            "regret_total": self.regret_total,
-            "mean_regret": self.mean_regret,
-            "worst_regret": self.worst_regret,
-            "examples": [
+        return json_fields(
+            self,
+            omit={"name", "rows", "examples"},
+            order=(
+                "compiled",
+                "optimal",
+                "optimal_rate",
+                "counterexamples",
+                "regret_total",
+                "mean_regret",
+            ),
+            optimal_rate=self.optimal_rate,
+            counterexamples=self.counterexamples,
+            mean_regret=self.mean_regret,
+            examples=[
                 {"index": example.label, **example.counterexample.to_dict()}
                 for example in self.examples
             ],
-        }
+        )
 
 
 @dataclass

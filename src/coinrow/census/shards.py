@@ -20,7 +20,7 @@ from typing import Any
 
 from ..counterexamples import Counterexample, check_row, strays, worst_line
 from ..errors import InvalidOptionError
-from ..numbers import exact_arithmetic
+from ..numbers import exact_arithmetic, json_fields
 from ..strategies import get
 from ..subgames import Subgames
 from .compiled import COOPERATIVE, LOOKAHEAD, PARITY, CompiledStrategy, compiled
@@ -63,15 +63,9 @@ class Job:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, as the manifest records it (O(strategies))."""
-        return {
-            "family": self.family.to_dict(),
-            "strategies": list(self.strategies),
-            "examples": self.examples,
-            "rows": self.rows,
-            "shard_rows": self.shard_rows,
-            "format_version": FORMAT_VERSION,
-            "coinrow": self.version,
-        }
+        return json_fields(
+            self, omit={"version"}, format_version=FORMAT_VERSION, coinrow=self.version
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:

@@ -36,6 +36,7 @@ from typing import Any
 
 from ..counterexamples import Counterexample
 from ..errors import CensusStoreError, CoinrowError
+from ..numbers import json_fields
 from .families import Shard
 from .shards import Example, Job, ShardResult, StrategyTally
 
@@ -71,7 +72,7 @@ class Ignored:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1))."""
-        return {"line": self.line, "reason": self.reason}
+        return json_fields(self)
 
 
 def shard_identity(job: Job, shard: Shard, kind: str) -> dict[str, Any]:
