@@ -223,7 +223,10 @@ class Search:
             words = Words(family.alphabet, length)
             for shard in words.shards(COMPILED_SHARD_ROWS, start):
                 wanted = (self.limit or MAX_KEPT) - len(result.counterexamples)
-                job = Job(family, (self.name,), wanted, False, COMPILED_SHARD_ROWS)
+                job = Job(
+                    family, strategies=(self.name,), examples=wanted,
+                    shard_rows=COMPILED_SHARD_ROWS,
+                )  # fmt: skip
                 tally = run_shard(
                     job, Shard(shard.key, shard.start, shard.count, length, shard.first)
                 ).strategies[0]

@@ -65,7 +65,7 @@ def _installed(name: str) -> bool:
         return False
 
 
-@dataclass
+@dataclass(kw_only=True)
 class StrategySummary:
     """One strategy over the whole family (see :class:`~coinrow.census.shards.StrategyTally`)."""
 
@@ -115,7 +115,7 @@ class StrategySummary:
         )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CensusResult:
     """A whole family's census. ``histogram`` maps each margin (first player's total minus
     the second's, optimal play) to its number of rows; ``first_moves`` counts the rows where
@@ -190,7 +190,7 @@ class Totals:
         self.first_moves = {"L": 0, "R": 0, "LR": 0}
         self.by_rows = True
         self.right_optimal = 0
-        self.tallies = [StrategyTally(name, True) for name in job.strategies]
+        self.tallies = [StrategyTally(name, compiled=True) for name in job.strategies]
 
     def add(self, result: ShardResult) -> None:
         """Add one shard's result (O(histogram + examples of the shard))."""
@@ -225,11 +225,16 @@ class Totals:
             by = "reversal"
         summaries = [
             StrategySummary(
-                t.name, t.compiled, self.rows, t.optimal, t.regret_total, t.worst_regret,
-                list(t.examples),
+                name=t.name,
+                compiled=t.compiled,
+                rows=self.rows,
+                optimal=t.optimal,
+                regret_total=t.regret_total,
+                worst_regret=t.worst_regret,
+                examples=list(t.examples),
             )
             for t in self.tallies
-        ]  # fmt: skip
+        ]
         return dict(sorted(self.histogram.items())), first_moves, by, summaries
 
 
@@ -318,10 +323,12 @@ class Census:
                     f"{family.describe()} has {approximate(family.rows)} rows; every row's "
                     f"result is kept for families of at most {ROWS_LIMIT:,} rows"
                 )
-        probe = Job(family, names, examples, rows)
+        probe = Job(family, strategies=names, examples=examples, rows=rows)
         compiled = probe.compiled_strategies()
         shard_rows = shard_rows or default_shard_rows(family, compiled, rows)
-        self.job = Job(family, names, examples, rows, shard_rows)
+        self.job = Job(
+            family, strategies=names, examples=examples, rows=rows, shard_rows=shard_rows
+        )
         rate = _rate(compiled)
         note = f" (about {work_text(family.rows, rate)} of one core at {rate:,.0f} rows/s)"
         self.shard_count = check_shards(family, shard_rows, note)
@@ -420,20 +427,20 @@ class Census:
                 progress(result)
         histogram, first_moves, by, strategies = totals.combined()
         return CensusResult(
-            self.job.family,
-            totals.rows,
-            histogram,
-            first_moves,
-            by,
-            strategies,
-            self.shard_count,
-            computed,
-            len(self._done),
-            time.perf_counter() - started,
-            rows_computed,
-            None if self.store is None else self.store.directory,
-            list(self.recomputed),
-            list(self.ignored_lines),
+            family=self.job.family,
+            rows=totals.rows,
+            histogram=histogram,
+            first_moves=first_moves,
+            first_moves_by=by,
+            strategies=strategies,
+            shards=self.shard_count,
+            computed=computed,
+            reused=len(self._done),
+            seconds=time.perf_counter() - started,
+            rows_computed=rows_computed,
+            out=None if self.store is None else self.store.directory,
+            recomputed=list(self.recomputed),
+            ignored_lines=list(self.ignored_lines),
         )
 
     def _execute(

@@ -488,9 +488,9 @@ def summary_from_table(table: Any) -> ShardResult:
     for item in row["strategies"]:
         examples = [
             Example(
-                ex["index"],
-                ex["label"],
-                Counterexample(
+                index=ex["index"],
+                label=ex["label"],
+                counterexample=Counterexample(
                     tuple(ex["coins"]),
                     ex["strategy_total"],
                     ex["optimal_total"],
@@ -503,20 +503,20 @@ def summary_from_table(table: Any) -> ShardResult:
         tallies.append(
             StrategyTally(
                 item["name"],
-                item["compiled"],
-                item["optimal"],
-                int(item["regret_total"]),
-                item["worst_regret"],
-                examples,
+                compiled=item["compiled"],
+                optimal=item["optimal"],
+                regret_total=int(item["regret_total"]),
+                worst_regret=item["worst_regret"],
+                examples=examples,
             )
         )
     return ShardResult(
-        row["shard"],
-        row["start"],
-        row["rows"],
-        dict(zip(row["margins"], row["counts"], strict=True)),
-        row["right_optimal"],
-        moves,
-        tallies,
-        row["seconds"],
+        key=row["shard"],
+        start=row["start"],
+        rows=row["rows"],
+        histogram=dict(zip(row["margins"], row["counts"], strict=True)),
+        right_optimal=row["right_optimal"],
+        first_moves=moves,
+        strategies=tallies,
+        seconds=row["seconds"],
     )
