@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .counterexamples import Counterexample, check_row, strays, worst_line
-from .errors import InvalidOptionError
+from .errors import InvalidOptionError, concerning
 from .numbers import Value, coerce_coins, json_fields, parse_coins
 from .strategies import get
 
@@ -96,9 +96,12 @@ def parse_alphabet(text: str) -> tuple[Value, ...]:
     >>> parse_alphabet("3, 1,2,1")
     (1, 2, 3)
     """
-    values = tuple(sorted(set(parse_coins(text))))
+    with concerning("alphabet"):
+        values = tuple(sorted(set(parse_coins(text))))
     if not values:
-        raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
+        raise InvalidOptionError(
+            "the alphabet is empty: give values such as 1,2,3", parameter="alphabet"
+        )
     return values
 
 
@@ -155,15 +158,22 @@ class Search:
         cap: int | None = None,
     ) -> None:
         if max_length < 1:
-            raise InvalidOptionError(f"the longest row searched must be >= 1, got {max_length}")
+            raise InvalidOptionError(
+                f"the longest row searched must be >= 1, got {max_length}",
+                parameter="max_length",
+            )
         if not 0 <= limit <= MAX_KEPT:
             raise InvalidOptionError(
                 f"a search stops after 1 to {MAX_KEPT:,} counterexamples (0: counts them all "
-                f"and keeps the first {MAX_KEPT:,}), got {limit:,}"
+                f"and keeps the first {MAX_KEPT:,}), got {limit:,}",
+                parameter="limit",
             )
-        values = tuple(sorted(set(coerce_coins(alphabet))))
+        with concerning("alphabet"):
+            values = tuple(sorted(set(coerce_coins(alphabet))))
         if not values:
-            raise InvalidOptionError("the alphabet is empty: give values such as 1,2,3")
+            raise InvalidOptionError(
+                "the alphabet is empty: give values such as 1,2,3", parameter="alphabet"
+            )
         self.name = strategy
         self.strategy = get(strategy, seed=0)
         self.limit = limit

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import analyze
-from .errors import InvalidOptionError
+from .errors import InvalidOptionError, concerning
 from .numbers import Value, ValueSpec, exact_arithmetic, json_fields
 from .strategies import Optimal, get, play
 from .subgames import Subgames
@@ -163,17 +163,25 @@ class Tournament:
     ) -> None:
         names = [name.strip() for name in names]
         if len(names) < 2:
-            raise InvalidOptionError("a tournament needs at least two strategies")
+            raise InvalidOptionError(
+                "a tournament needs at least two strategies", parameter="names"
+            )
         repeated = sorted({name for name in names if names.count(name) > 1})
         if repeated:
-            raise InvalidOptionError(f"strategy given twice: {', '.join(repeated)}")
+            raise InvalidOptionError(
+                f"strategy given twice: {', '.join(repeated)}", parameter="names"
+            )
         if not 1 <= rows <= MAX_ROWS:
-            raise InvalidOptionError(f"the number of rows must be 1 to {MAX_ROWS:,}, got {rows:,}")
+            raise InvalidOptionError(
+                f"the number of rows must be 1 to {MAX_ROWS:,}, got {rows:,}", parameter="rows"
+            )
         if not 1 <= n <= MAX_COINS:
             raise InvalidOptionError(
-                f"the number of coins per row must be 1 to {MAX_COINS:,}, got {n:,}"
+                f"the number of coins per row must be 1 to {MAX_COINS:,}, got {n:,}",
+                parameter="n",
             )
-        self.spec = ValueSpec.parse(values)
+        with concerning("values"):
+            self.spec = ValueSpec.parse(values)
         for name in names:
             get(name, seed=0)  # fail early on unknown names
         pairs = [PairResult(a, b) for a, b in itertools.combinations(names, 2)]

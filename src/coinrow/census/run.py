@@ -307,21 +307,29 @@ class Census:
         names = tuple(name.strip() for name in strategies)
         repeated = sorted({name for name in names if names.count(name) > 1})
         if repeated:
-            raise InvalidOptionError(f"strategy given twice: {', '.join(repeated)}")
+            raise InvalidOptionError(
+                f"strategy given twice: {', '.join(repeated)}", parameter="strategies"
+            )
         if not 0 <= examples <= MAX_EXAMPLES:
             raise InvalidOptionError(
-                f"the number of examples kept must be 0 to {MAX_EXAMPLES:,}, got {examples:,}"
+                f"the number of examples kept must be 0 to {MAX_EXAMPLES:,}, got {examples:,}",
+                parameter="examples",
             )
         if shard_rows is not None and shard_rows < 1:
-            raise InvalidOptionError(f"shards need at least 1 row, got {shard_rows}")
+            raise InvalidOptionError(
+                f"shards need at least 1 row, got {shard_rows}", parameter="shard_rows"
+            )
         family.check_int64()
         if rows:
             if out is None:
-                raise InvalidOptionError("keeping every row's result needs an output folder")
+                raise InvalidOptionError(
+                    "keeping every row's result needs an output folder", parameter="rows"
+                )
             if family.rows > ROWS_LIMIT:
                 raise InvalidOptionError(
                     f"{family.describe()} has {approximate(family.rows)} rows; every row's "
-                    f"result is kept for families of at most {ROWS_LIMIT:,} rows"
+                    f"result is kept for families of at most {ROWS_LIMIT:,} rows",
+                    parameter="rows",
                 )
         probe = Job(family, strategies=names, examples=examples, rows=rows)
         compiled = probe.compiled_strategies()
@@ -401,11 +409,14 @@ class Census:
         for before it is recorded. Complexity: see :func:`~coinrow.census.shards.run_shard`,
         over all missing shards; memory O(histogram + examples + shards in flight)."""
         if workers is not None and workers < 0:
-            raise InvalidOptionError(f"the number of workers must be >= 0, got {workers}")
+            raise InvalidOptionError(
+                f"the number of workers must be >= 0, got {workers}", parameter="workers"
+            )
         if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_CONNECT_TIMEOUT):
             raise InvalidOptionError(
                 f"the connect timeout must be more than 0 and at most {MAX_CONNECT_TIMEOUT:,} "
-                f"seconds, got {timeout}"
+                f"seconds, got {timeout}",
+                parameter="timeout",
             )
         started = time.perf_counter()
         totals = _copy_totals(self._reused)
