@@ -9,15 +9,17 @@ Rich's highlighting: its regular expressions take seconds on numbers of thousand
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.console import Console
 
 from .. import __version__
 from ..errors import CoinrowError
@@ -204,6 +206,38 @@ def error_text(error: CoinrowError, command: str | None) -> str:
     flag = FLAGS.get(command or "", {}).get(error.parameter or "")
     text = _one_line(str(error))
     return f"{flag}: {text}" if flag else text
+
+
+@contextlib.contextmanager
+def progress_bar(
+    description: str, total: int, hidden: bool, *, completed: int = 0, unit: str = ""
+) -> Iterator[Callable[[int], None]]:
+    """The one progress bar of the long commands (compare, refute, census): Rich on stderr,
+    with the count, the speed in ``unit``/s when a unit is given, and the time left; hidden
+    with --json or when stderr is not a terminal. Yields a function that advances it."""
+    console = Console(stderr=True)
+    if hidden or not console.is_terminal:
+        yield lambda advance: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Speed(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f} {unit}/s")
+
+    columns: list[str | ProgressColumn] = ["{task.description}", BarColumn()]
+    columns += [MofNCompleteColumn(), *([Speed()] if unit else [])]
+    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
+        task = bar.add_task(description, total=total, completed=completed)
+        yield lambda advance: bar.advance(task, advance)
 
 
 def print_json(data: Any) -> None:

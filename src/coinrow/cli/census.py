@@ -3,11 +3,9 @@ machine or a Dask cluster (the library is :mod:`coinrow.census`)."""
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich import box
@@ -17,10 +15,10 @@ from rich.table import Table as RichTable
 
 from ..numbers import format_value
 from ..strategies import names
-from . import app, check_output_path, fail, print_json
+from . import app, check_output_path, fail, print_json, progress_bar
 
 if TYPE_CHECKING:
-    from ..census import Census, CensusResult, Family, ShardResult
+    from ..census import Census, CensusResult, Family
 
 #: Most margins listed one per line in the summary (more are summarised).
 LISTED_MARGINS = 25
@@ -132,9 +130,15 @@ def census_command(
     _report_repairs(census)
     if scheduler is None:
         _compile_notice(census)
-    with _progress(census, as_json) as advance:
+    described = f"{census.missing_count:,} of {census.shard_count:,} shards"
+    with progress_bar(
+        described, census.rows, as_json, completed=census.done_rows, unit="rows"
+    ) as advance:
         result = census.run(
-            scheduler=scheduler, workers=workers, progress=advance, timeout=connect_timeout
+            scheduler=scheduler,
+            workers=workers,
+            progress=lambda shard: advance(shard.rows),
+            timeout=connect_timeout,
         )
     if plot is not None:
         _plot(result, plot)
@@ -192,42 +196,6 @@ def _compile_notice(census: Census) -> None:
     console = Console(stderr=True, highlight=False)
     if console.is_terminal and census.missing_count and not kernels_warm(census.job.family):
         console.print(f"compiling the census kernels once, about {COMPILE_SECONDS} s")
-
-
-@contextlib.contextmanager
-def _progress(census: Census, hidden: bool) -> Iterator[Callable[[ShardResult], None]]:
-    """A Rich progress bar over the census's rows on stderr, with rows/s and the time left
-    (hidden with --json or when stderr is not a terminal)."""
-    console = Console(stderr=True)
-    if hidden or not console.is_terminal:
-        yield lambda result: None
-        return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class Speed(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:,.0f} rows/s")
-
-    columns = (
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        Speed(),
-        TimeRemainingColumn(),
-    )
-    done = census.done_rows
-    described = f"{census.missing_count:,} of {census.shard_count:,} shards"
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(described, total=census.rows, completed=done)
-        yield lambda result: bar.advance(task, result.rows)
 
 
 def _report_repairs(census: Census) -> None:

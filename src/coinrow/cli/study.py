@@ -3,9 +3,7 @@ rows on which a strategy is not optimal)."""
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import typer
@@ -29,31 +27,10 @@ from ..refute import (
     rows_up_to,
 )
 from ..strategies import get, names
-from ..tournament import MAX_COINS, MAX_ROWS, Progress, Tournament, TournamentResult
-from . import app, check_output_path, fail, print_json
+from ..tournament import MAX_COINS, MAX_ROWS, Tournament, TournamentResult
+from . import app, check_output_path, fail, print_json, progress_bar
 
 STRATEGY_HELP = f"Built-ins: {', '.join(names())}; or module:function."
-
-
-@contextlib.contextmanager
-def progress_bar(description: str, total: int, hidden: bool) -> Iterator[Progress]:
-    """A Rich progress bar on stderr (hidden with --json or when stderr is not a terminal);
-    yields a function that advances it."""
-    console = Console(stderr=True)
-    if hidden or not console.is_terminal:
-        yield lambda advance: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    columns = (
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(description, total=total)
-        yield lambda advance: bar.advance(task, advance)
 
 
 @app.command("compare")
