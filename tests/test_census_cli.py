@@ -8,16 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from test_census import all_rows, by_length, composition_rows, expected
 
 from coinrow.cli import main
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "coinrow", "census", *args],
-        capture_output=True, text=True, cwd=cwd,
-    )  # fmt: skip
+    return run_cli("census", *args, cwd=cwd)
 
 
 def census_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]

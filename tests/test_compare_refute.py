@@ -12,6 +12,7 @@ from pathlib import Path
 
 import oracle
 import pytest
+from helpers import run_cli
 
 import coinrow
 from coinrow import Position
@@ -30,9 +31,7 @@ from coinrow.refute import (
 from coinrow.strategies import Strategy, get, play
 from coinrow.tournament import Tournament, tournament
 
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "coinrow", *args], capture_output=True, text=True)
+run = run_cli  # the shared helper (tests/helpers.py)
 
 
 # --- tournaments ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -41,13 +42,7 @@ TOO_BIG = "7" * (MAX_DIGITS + 1)
 
 
 def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "coinrow", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_cli(*args, stdin=stdin, timeout=timeout)
 
 
 def run_without(module: str, *args: str) -> subprocess.CompletedProcess[str]:
