@@ -19,7 +19,7 @@ from typing import Any
 from .analysis import analyze
 from .errors import InvalidOptionError, concerning
 from .numbers import Value, ValueSpec, exact_arithmetic, json_fields
-from .strategies import Optimal, get, play
+from .strategies import Optimal, distinct, get, play
 from .subgames import Subgames
 
 Progress = Callable[[int], None]
@@ -166,11 +166,7 @@ class Tournament:
             raise InvalidOptionError(
                 "a tournament needs at least two strategies", parameter="names"
             )
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        if repeated:
-            raise InvalidOptionError(
-                f"strategy given twice: {', '.join(repeated)}", parameter="names"
-            )
+        names = list(distinct(names, parameter="names"))
         if not 1 <= rows <= MAX_ROWS:
             raise InvalidOptionError(
                 f"the number of rows must be 1 to {MAX_ROWS:,}, got {rows:,}", parameter="rows"

@@ -19,6 +19,7 @@ from typing import Any
 from ..engines import duration_text
 from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
 from ..numbers import json_fields
+from ..strategies import distinct
 from .families import Family, Shard, approximate, check_shards
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
 from .store import Ignored, Store
@@ -224,16 +225,8 @@ class Totals:
             first_moves = {"L": rows - right, "R": rows - right, "LR": 2 * right - rows}
             by = "reversal"
         summaries = [
-            StrategySummary(
-                name=t.name,
-                compiled=t.compiled,
-                rows=self.rows,
-                optimal=t.optimal,
-                regret_total=t.regret_total,
-                worst_regret=t.worst_regret,
-                examples=list(t.examples),
-            )
-            for t in self.tallies
+            StrategySummary(rows=self.rows, **{**vars(tally), "examples": list(tally.examples)})
+            for tally in self.tallies
         ]
         return dict(sorted(self.histogram.items())), first_moves, by, summaries
 
@@ -304,12 +297,7 @@ class Census:
         resume: bool = False,
     ) -> None:
         require_extra()
-        names = tuple(name.strip() for name in strategies)
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        if repeated:
-            raise InvalidOptionError(
-                f"strategy given twice: {', '.join(repeated)}", parameter="strategies"
-            )
+        names = distinct(strategies, parameter="strategies")
         if not 0 <= examples <= MAX_EXAMPLES:
             raise InvalidOptionError(
                 f"the number of examples kept must be 0 to {MAX_EXAMPLES:,}, got {examples:,}",
