@@ -48,7 +48,9 @@ SHARDS_IN_FLIGHT = 4
 
 _EXTRA = ("numpy", "numba", "pyarrow", "distributed")
 
-Progress = Callable[[ShardResult], None]
+#: The progress callback of long work (docs/architecture.md#long-work): called with the
+#: number of rows finished since its last call.
+Progress = Callable[[int], None]
 
 
 def require_extra(modules: Sequence[str] = _EXTRA) -> None:
@@ -391,7 +393,7 @@ class Census:
         ``scheduler`` (``tcp://HOST:PORT``) runs the shards on an existing Dask cluster;
         otherwise ``workers`` processes of a local cluster bound to 127.0.0.1 (default: one
         per core), or ``workers=0`` in this process (the default too when the work is under
-        :data:`INLINE_SECONDS`). ``progress`` is called with each finished shard's result;
+        :data:`INLINE_SECONDS`). ``progress`` is called with each finished shard's rows;
         ``timeout`` is how long to try reaching ``scheduler`` (seconds, at most
         :data:`MAX_CONNECT_TIMEOUT`). Every result is checked to be the shard it was asked
         for before it is recorded. Complexity: see :func:`~coinrow.census.shards.run_shard`,
@@ -423,7 +425,7 @@ class Census:
             computed += 1
             rows_computed += result.rows
             if progress is not None:
-                progress(result)
+                progress(result.rows)
         histogram, first_moves, by, strategies = totals.combined()
         return CensusResult(
             family=self.job.family,

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import Any
@@ -417,6 +417,3 @@ def _rows_table(
             "first_moves": names.dictionary_encode(),
         }
     )
-
-
-ProgressCallback = Callable[[ShardResult], None]

@@ -137,7 +137,7 @@ def census_command(
         result = census.run(
             scheduler=scheduler,
             workers=workers,
-            progress=lambda shard: advance(shard.rows),
+            progress=advance,
             timeout=connect_timeout,
         )
     if plot is not None:
