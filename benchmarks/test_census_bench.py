@@ -27,8 +27,8 @@ N = int(os.environ.get("COINROW_BENCH_CENSUS_N", "24"))
 
 
 def one_shard(family: Words, strategies: tuple[str, ...] = ()) -> tuple[Job, Any]:
-    job = Job(family, strategies, 3, False, family.rows)
-    warm = Job(Words.of("1,2", 4), strategies, 3, False, 16)
+    job = Job(family, strategies=strategies, shard_rows=family.rows)
+    warm = Job(Words.of("1,2", 4), strategies=strategies, shard_rows=16)
     run_shard(warm, warm.plan()[0])  # load the compiled kernels first
     return job, job.plan()[0]
 

@@ -46,7 +46,7 @@ TARGETS: dict[str, tuple[str, list[str]]] = {
         "src/coinrow/numbers.py",
         [
             "tests/test_core_numbers.py",
-            "tests/test_solve.py",
+            "tests/test_seed_examples.py",
             "src/coinrow/numbers.py",
             "docs/numbers.md",
         ],

@@ -8,10 +8,15 @@ from pathlib import Path
 
 
 def run_cli(
-    *args: str, stdin: str | None = None, timeout: float = 120, cwd: Path | None = None
+    *args: str,
+    stdin: str | None = None,
+    timeout: float = 120,
+    cwd: Path | None = None,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m coinrow ARGS`` as a user runs it: its exit status, stdout and stderr as
-    text, ``stdin`` as its input, stopped after ``timeout`` seconds."""
+    text, ``stdin`` as its input, in ``cwd`` with ``env``, stopped after ``timeout``
+    seconds. The one CLI-running helper of the tests."""
     return subprocess.run(
         [sys.executable, "-m", "coinrow", *args],
         input=stdin,
@@ -19,4 +24,5 @@ def run_cli(
         text=True,
         timeout=timeout,
         cwd=cwd,
+        env=env,
     )

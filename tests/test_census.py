@@ -457,3 +457,10 @@ def test_kernels_warm_reads_the_cache_without_compiling(tmp_path: Path) -> None:
     )
     assert result.stdout.strip() == "[False, False, False]", result.stderr
     assert not list(tmp_path.rglob("*.nbc"))  # nothing compiled
+
+
+def test_progress_is_called_with_the_rows_of_each_shard() -> None:
+    """The long-work idiom: ``progress`` gets the rows finished since its last call."""
+    seen: list[int] = []
+    result = Census(Words.of("1,2", 6), shard_rows=16).run(workers=0, progress=seen.append)
+    assert seen == [16, 16, 16, 16] and result.rows == 64

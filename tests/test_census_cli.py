@@ -8,16 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 from test_census import all_rows, by_length, composition_rows, expected
 
 from coinrow.cli import main
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "coinrow", "census", *args],
-        capture_output=True, text=True, cwd=cwd,
-    )  # fmt: skip
+    return run_cli("census", *args, cwd=cwd)
 
 
 def census_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type: ignore[type-arg]
@@ -77,20 +75,23 @@ def test_summary_plot_and_files(tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["--length", "5", "--alphabet", ""], "--alphabet: the alphabet is empty"),
-        (["--length", "0"], "--length must be at least 1, got 0"),
-        (["--length", "-4"], "--length must be at least 1, got -4"),
-        (["--max-length", "0"], "--max-length must be at least 1"),
+        (["--length", "0"], "--length: the row length must be at least 1, got 0"),
+        (["--length", "-4"], "--length: the row length must be at least 1, got -4"),
+        (["--max-length", "0"], "--max-length: the longest row must be at least 1"),
         (["--length", "5", "--alphabet", "1,two"], "--alphabet: coin 2 ('two'): not a number"),
         (["--length", "5", "--alphabet", "1,2.5"], "integer coin values"),
-        (["--compositions", "0"], "--compositions must be at least 1, got 0"),
+        (["--compositions", "0"], "--compositions: compositions need a total of at least 1, got 0"),
         (["--random", "10"], "--random COUNT needs --length N"),
         (["--random", "10", "--length", "4", "--values", "x"], "--values"),
         (["--length", "4", "--compositions", "4"], "leave out --length"),
         ([], "no family given"),
         (["--length", "4", "-s", "nope"], "unknown strategy 'nope'"),
-        (["--length", "4", "--rows"], "--rows writes every row's result"),
+        (["--length", "4", "--rows"], "--rows: keeping every row's result needs an output folder"),
         (["--length", "30", "--rows", "--out", "x"], "at most 16,777,216 rows"),
-        (["--length", "4", "--examples", "-1"], "--examples must be 0 to 10,000, got -1"),
+        (
+            ["--length", "4", "--examples", "-1"],
+            "--examples: the number of examples kept must be 0 to 10,000, got -1",
+        ),
         (["--length", "4", "--plot", "x.gif"], "--plot x.gif"),
         (["--length", "4", "--alphabet", "4611686018427387904"], "2**62"),
     ],

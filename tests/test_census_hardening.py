@@ -76,14 +76,14 @@ HUGE = "9e99999999999999999999"
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["census", "--length", "1000000"], "--length 1,000,000: the census takes rows of at "
-         "most 512 coins"),
+        (["census", "--length", "1000000"],
+         "--length: rows of length 1,000,000: the census takes rows of at most 512 coins"),
         (["census", "--length", "5", "-s", "greedy", "--examples", "1000000000000"],
-         "--examples must be 0 to 10,000"),
+         "--examples: the number of examples kept must be 0 to 10,000"),
         (["census", "--random", "10", "--length", "5", "--seed", "-1"],
-         "--seed must be at least 0, got -1"),
-        (["census", "--length", "5", "--connect-timeout", "nan"], "--connect-timeout must be"),
-        (["census", "--length", "5", "--connect-timeout", "inf"], "--connect-timeout must be"),
+         "--seed: the seed must be at least 0, got -1"),
+        (["census", "--length", "5", "--connect-timeout", "nan"], "--connect-timeout: the connect"),
+        (["census", "--length", "5", "--connect-timeout", "inf"], "--connect-timeout: the connect"),
         (["census", "--length", "5", "--plot", "/nonexistent/x.png"],
          "--plot /nonexistent/x.png: the folder /nonexistent does not exist"),
         (["census", "--length", "5", "--alphabet", "1,1e3"],
@@ -93,7 +93,7 @@ HUGE = "9e99999999999999999999"
          "exponent beyond ±100,000"),
         (["refute", "greedy", "--alphabet", f"1,{HUGE}"], "exponent beyond ±100,000"),
         (["refute", "greedy", "--row", f"1,{HUGE}"], "exponent beyond ±100,000"),
-        (["refute", "greedy", "--limit", "1000000"], "--limit must be 0 to 1,000"),
+        (["refute", "greedy", "--limit", "1000000"], "--limit: a search stops after 1 to 1,000"),
     ],
 )  # fmt: skip
 def test_bad_arguments_are_one_line(args: list[str], message: str) -> None:

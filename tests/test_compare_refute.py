@@ -12,6 +12,7 @@ from pathlib import Path
 
 import oracle
 import pytest
+from helpers import run_cli
 
 import coinrow
 from coinrow import Position
@@ -30,9 +31,7 @@ from coinrow.refute import (
 from coinrow.strategies import Strategy, get, play
 from coinrow.tournament import Tournament, tournament
 
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "coinrow", *args], capture_output=True, text=True)
+run = run_cli  # the shared helper (tests/helpers.py)
 
 
 # --- tournaments ----------------------------------------------------------------------------
@@ -128,15 +127,24 @@ def test_compare_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     [
         (["compare", "optimal"], "at least two strategies"),
         (["compare", "optimal", "magic"], "unknown strategy 'magic'"),
-        (["compare", "optimal", "greedy", "--n", "-3"], "--n must be 1 to 100,000 coins, got -3"),
-        (["compare", "optimal", "greedy", "--games", "0"], "--games must be 1 to 1,000,000, got 0"),
+        (
+            ["compare", "optimal", "greedy", "--n", "-3"],
+            "--n: the number of coins per row must be 1 to 100,000, got -3",
+        ),
+        (
+            ["compare", "optimal", "greedy", "--games", "0"],
+            "--games: the number of rows must be 1 to 1,000,000, got 0",
+        ),
         (["compare", "optimal", "greedy", "--values", "x"], "values 'x'"),
         (["compare", "optimal", "greedy", "--plot", "chart.gif"], "use one of the suffixes"),
         (["refute", "magic"], "unknown strategy 'magic'"),
         (["refute", "greedy", "--alphabet", ""], "--alphabet"),
         (["refute", "greedy", "--alphabet", "1,x"], "--alphabet"),
-        (["refute", "greedy", "--max-length", "0"], "--max-length must be at least 1"),
-        (["refute", "greedy", "--limit", "-1"], "--limit must be 0 to 1,000"),
+        (
+            ["refute", "greedy", "--max-length", "0"],
+            "--max-length: the longest row searched must be >= 1",
+        ),
+        (["refute", "greedy", "--limit", "-1"], "--limit: a search stops after 1 to 1,000"),
         (["refute", "greedy", "--row", "1,2", "--alphabet", "1,2"], "--row checks one row"),
         (["refute", "greedy", "--row", ","], "--row is empty"),
     ],

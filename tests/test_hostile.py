@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import run_cli
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -41,13 +42,7 @@ TOO_BIG = "7" * (MAX_DIGITS + 1)
 
 
 def run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "coinrow", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+    return run_cli(*args, stdin=stdin, timeout=timeout)
 
 
 def run_without(module: str, *args: str) -> subprocess.CompletedProcess[str]:
@@ -118,8 +113,16 @@ REFUSED = [
     (["solve", "--engine", "memo", *MIXED_EXPONENTS], "", "the memo of 1000 coins needs about"),
     # 5. absurd sizes, and runs of minutes
     (["play", "--random", "1000000000"], "", "--random must be 1 to 1,000 coins"),
-    (["compare", "optimal", "greedy", "--n", "1000000000"], "", "--n must be 1 to 100,000"),
-    (["compare", "optimal", "greedy", "--games", "1000000000"], "", "--games must be 1 to"),
+    (
+        ["compare", "optimal", "greedy", "--n", "1000000000"],
+        "",
+        "--n: the number of coins per row must be 1 to 100,000",
+    ),
+    (
+        ["compare", "optimal", "greedy", "--games", "1000000000"],
+        "",
+        "--games: the number of rows must be 1 to",
+    ),
     (["bench", "--sizes", "1000000000000"], "", "--sizes must be 1 to 10,000,000 coins each"),
     (["bench", "--textbook-size", "1000000"], "", "--textbook-size must be 2 to 5,000"),
     (

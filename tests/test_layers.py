@@ -12,6 +12,7 @@ docs/architecture.md.
 from __future__ import annotations
 
 import ast
+import graphlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ LAYERS: dict[str, int] = {
     "analysis": STUDIES,
     "tournament": STUDIES,
     "refute": STUDIES,
+    "counterexamples": STUDIES,
     "benchmark": STUDIES,
     "steps": STUDIES,
     "review": STUDIES,
@@ -223,6 +225,29 @@ def test_no_module_imports_a_higher_layer() -> None:
         if found.internal and not _allowed(found)
     ]
     assert wrong == []
+
+
+def _part(module: str) -> str:
+    """A module's unit for import cycles: its subpackage (``census``) or itself."""
+    top = module.split(".")[0]
+    return top if f"{top}/" in LAYERS else module
+
+
+def test_no_import_cycle_among_the_studies() -> None:
+    """The studies' modules and subpackages import one another without a cycle, lazy imports
+    included (the census once imported refute.py, which imported the census back)."""
+    graph: dict[str, set[str]] = {}
+    for found in all_imports():
+        if not found.internal or found.type_only or not found.target:
+            continue
+        if STUDIES == layer_of(found.importer) == layer_of(found.target):
+            source, target = _part(found.importer), _part(found.target)
+            if source != target:
+                graph.setdefault(source, set()).add(target)
+    try:
+        tuple(graphlib.TopologicalSorter(graph).static_order())
+    except graphlib.CycleError as error:
+        pytest.fail(f"import cycle: {' -> '.join(error.args[1])}")
 
 
 def test_the_library_never_imports_a_shell() -> None:

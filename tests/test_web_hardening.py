@@ -25,6 +25,7 @@ from pathlib import Path
 
 import psutil
 import pytest
+from helpers import run_cli
 
 pytest.importorskip("fastapi")
 
@@ -277,10 +278,7 @@ def test_huge_exponents_in_the_cli() -> None:
 # -- the CLI: the same estimate, with an override
 
 
-def cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "coinrow", *args], capture_output=True, text=True, timeout=120
-    )
+cli = run_cli  # the shared helper (tests/helpers.py)
 
 
 def test_the_cli_refuses_costly_exact_rows(tmp_path: Path) -> None:

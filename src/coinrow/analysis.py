@@ -19,7 +19,7 @@ from .engines import MAX_SECONDS, check_cost
 from .engines.variants import join_moves
 from .errors import IllegalMoveError
 from .game import Game, Position, parse_moves, seat_name
-from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_value
+from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_fields
 from .play_values import PlayValues
 from .rules import PLAIN, Rules, coerce_rules
 from .subgames import Subgames
@@ -80,21 +80,7 @@ class MoveAnalysis:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1)); ``best_moves`` is ``"L"``, ``"R"`` or ``"LR"`` (under other
         rules the moves' text, and a ``totals`` list: every player's running total)."""
-        extra = {"totals": [json_value(total) for total in self.totals]} if self.totals else {}
-        return {
-            "step": self.step,
-            "player": self.player,
-            "move": self.move,
-            "coin": json_value(self.coin),
-            "best_moves": self.best_moves,
-            "guaranteed_before": json_value(self.guaranteed_before),
-            "guaranteed_after": json_value(self.guaranteed_after),
-            "loss": json_value(self.loss),
-            "label": self.label,
-            "first_total": json_value(self.first_total),
-            "second_total": json_value(self.second_total),
-            **extra,
-        }
+        return json_fields(self, omit=() if self.totals else {"totals"})
 
 
 @dataclass(frozen=True)
@@ -122,15 +108,9 @@ class PlayerSummary:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1))."""
-        return {
-            "player": self.player,
-            "moves": self.moves,
-            "total_loss": json_value(self.total_loss),
-            "accuracy": self.accuracy,
-            "labels": dict(self.labels),
-            "guaranteed_start": json_value(self.guaranteed_start),
-            "final_total": json_value(self.final_total),
-        }
+        return json_fields(
+            self, order=("player", "moves", "total_loss", "accuracy"), accuracy=self.accuracy
+        )
 
 
 @dataclass(frozen=True)
@@ -190,11 +170,13 @@ class GameAnalysis:
         extra = {} if self.rules is PLAIN else {"rules": str(self.rules)}
         return {
             **extra,
-            "coins": [json_value(coin) for coin in self.coins],
-            "line": self.line,
-            "finished": self.finished,
-            "moves": [move.to_dict() for move in self.moves],
-            "summary": {summary.player: summary.to_dict() for summary in self.summaries},
+            **json_fields(
+                self,
+                omit={"moves", "first", "second", "rules", "others", "over"},
+                finished=self.finished,
+                moves=self.moves,
+                summary={summary.player: summary for summary in self.summaries},
+            ),
         }
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from .engines.dispatch import INT64_SAFE_LIMIT
 from .errors import InputFileError, InvalidOptionError, RowTooLongError
+from .numbers import json_fields
 
 #: Most stack entries the client gathers from the workers (16 bytes each: 1 GiB). Random rows
 #: need a few dozen per file; a sorted row (nothing merges) needs one per coin.
@@ -49,15 +50,7 @@ class ChunkedSolution:
         >>> ChunkedSolution(4, 2, 5, 15, 10, "R", None).to_dict()["first_total"]
         15
         """
-        return {
-            "n": self.n,
-            "files": self.files,
-            "margin": self.margin,
-            "first_total": self.first_total,
-            "second_total": self.second_total,
-            "first_moves": self.first_moves,
-            "line_folder": self.line_folder,
-        }
+        return json_fields(self)
 
 
 def chunk_files(folder: str | os.PathLike[str]) -> list[Path]:

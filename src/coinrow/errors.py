@@ -32,9 +32,42 @@ The hierarchy (drawn the same in docs/errors.md; tests/test_errors_tree.py check
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+
 
 class CoinrowError(ValueError):
-    """Base class of every input error raised by coinrow."""
+    """Base class of every input error raised by coinrow. ``parameter``, when given, names
+    the argument of the library call the error concerns (``max_length``), so that a shell can
+    name its own option for it (the library never names a command-line flag).
+
+    >>> CoinrowError("must be at least 1, got 0", parameter="max_length").parameter
+    'max_length'
+    """
+
+    def __init__(self, *args: object, parameter: str | None = None) -> None:
+        super().__init__(*args)
+        self.parameter = parameter
+
+
+@contextlib.contextmanager
+def concerning(parameter: str) -> Iterator[None]:
+    """Name ``parameter`` on every :class:`CoinrowError` raised inside that names none yet
+    (for checks made by a helper that does not know which argument it checks).
+
+    >>> try:
+    ...     with concerning("alphabet"):
+    ...         raise InvalidOptionError("the alphabet is empty")
+    ... except CoinrowError as error:
+    ...     error.parameter
+    'alphabet'
+    """
+    try:
+        yield
+    except CoinrowError as error:
+        if error.parameter is None:
+            error.parameter = parameter
+        raise
 
 
 class InvalidCoinError(CoinrowError):

@@ -21,7 +21,7 @@ from typing import Any
 from .analysis import analyze
 from .errors import InvalidOptionError
 from .game import Position
-from .numbers import Value, json_value, random_row
+from .numbers import Value, json_fields, json_value, random_row
 from .refute import check_row
 from .strategies import get
 from .subgames import Subgames
@@ -55,17 +55,8 @@ class Puzzle:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(n))."""
-        return {
-            "seed": self.seed,
-            "coins": [json_value(coin) for coin in self.coins],
-            "tempting": self.tempting,
-            "tempting_rule": TEMPTING[self.tempting],
-            "tempting_move": self.tempting_move,
-            "best_moves": self.best_moves,
-            "loss": json_value(self.loss),
-            "grade": self.grade,
-            "best_total": json_value(self.best_total),
-        }
+        order = ("seed", "coins", "tempting", "tempting_rule")
+        return json_fields(self, order=order, tempting_rule=TEMPTING[self.tempting])
 
     def to_text(self) -> str:
         """Two lines: the row, then the answer (O(n))."""

@@ -13,7 +13,7 @@ from typing import Any
 
 from .engines import MAX_SECONDS, check_cost
 from .game import Game
-from .numbers import Value, coerce_coins, exact_arithmetic, json_value
+from .numbers import Value, coerce_coins, exact_arithmetic, json_fields
 from .play_values import PlayValues
 from .rules import Rules, coerce_rules
 from .subgames import Subgames
@@ -40,14 +40,12 @@ class Evaluation:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``ply``, ``first``, ``second``, ``margin`` (O(1)); under other
         rules also ``totals``."""
-        extra = {"totals": [json_value(total) for total in self.totals]} if self.totals else {}
-        return {
-            "ply": self.ply,
-            "first": json_value(self.first),
-            "second": json_value(self.second),
-            "margin": json_value(self.margin),
-            **extra,
-        }
+        return json_fields(
+            self,
+            omit=() if self.totals else {"totals"},
+            order=("ply", "first", "second", "margin"),
+            margin=self.margin,
+        )
 
 
 def evaluation(

@@ -26,9 +26,15 @@ from itertools import accumulate
 from typing import Any
 
 from .engines import MAX_SECONDS, check_cost
-from .numbers import Value, coerce_coins, exact_arithmetic, halve, json_value, zero_like
+from .numbers import Value, coerce_coins, exact_arithmetic, halve, json_fields, zero_like
 
 Cell = tuple[int, int]
+
+
+#: The keys of :meth:`FillStep.to_dict`, in their documented order.
+FILL_STEP_KEYS = ("step", "i", "j", "left_coin", "right_coin", "reads", "after_left",
+                  "after_right", "take_left", "take_right", "margin", "inner_reads", "inner",
+                  "left_value", "right_value", "value", "total", "moves")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -99,26 +105,17 @@ class FillStep:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1)): ints as numbers, other values as exact strings; ``reads``
         and ``inner_reads`` as ``[i, j]`` pairs (``null`` for an empty row)."""
-        return {
-            "step": self.step,
-            "i": self.i,
-            "j": self.j,
-            "left_coin": json_value(self.left_coin),
-            "right_coin": json_value(self.right_coin),
-            "reads": [list(cell) for cell in self.reads],
-            "after_left": json_value(self.after_left),
-            "after_right": json_value(self.after_right),
-            "take_left": json_value(self.take_left),
-            "take_right": json_value(self.take_right),
-            "margin": json_value(self.margin),
-            "inner_reads": [None if cell is None else list(cell) for cell in self.inner_reads],
-            "inner": [json_value(value) for value in self.inner],
-            "left_value": json_value(self.left_value),
-            "right_value": json_value(self.right_value),
-            "value": json_value(self.value),
-            "total": json_value(self.total),
-            "moves": self.moves,
-        }
+        return json_fields(
+            self,
+            order=FILL_STEP_KEYS,
+            reads=self.reads,
+            take_left=self.take_left,
+            take_right=self.take_right,
+            inner_reads=self.inner_reads,
+            left_value=self.left_value,
+            right_value=self.right_value,
+            moves=self.moves,
+        )
 
 
 def fill_steps(
@@ -191,17 +188,7 @@ class MemoCall:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1))."""
-        return {
-            "index": self.index,
-            "i": self.i,
-            "j": self.j,
-            "parent": self.parent,
-            "depth": self.depth,
-            "hit": self.hit,
-            "last": self.last,
-            "margin": json_value(self.margin),
-            "value": json_value(self.value),
-        }
+        return json_fields(self)
 
 
 @dataclass(frozen=True)
@@ -229,13 +216,15 @@ class MemoTrace:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``calls`` (list of :meth:`MemoCall.to_dict`), ``count``,
         ``hits``, ``computed`` and ``plain`` (O(calls))."""
-        return {
-            "count": len(self.calls),
-            "hits": self.hits,
-            "computed": self.computed,
-            "plain": self.plain,
-            "calls": [call.to_dict() for call in self.calls],
-        }
+        return json_fields(
+            self,
+            omit={"n", "calls"},
+            count=len(self.calls),
+            hits=self.hits,
+            computed=self.computed,
+            plain=self.plain,
+            calls=self.calls,
+        )
 
 
 def plain_calls(n: int) -> int:

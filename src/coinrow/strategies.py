@@ -22,12 +22,13 @@ import os
 import random as _random
 import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from .engines import MAX_SECONDS, check_cost
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .engines.variants import OPPONENTS
 from .errors import (
+    InvalidOptionError,
     StrategyFailedError,
     StrategyParameterError,
     StrategyUnavailableError,
@@ -562,6 +563,22 @@ _PLAIN: dict[str, Strategy] = {
     "thibault": thibault,
     "thibault3": thibault3,
 }
+
+
+def distinct(strategies: Iterable[str], *, parameter: str) -> tuple[str, ...]:
+    """The strategy names, stripped, each given once: a name given twice is refused with an
+    :class:`~coinrow.errors.InvalidOptionError` about ``parameter`` (O(k log k)).
+
+    >>> distinct([" greedy", "optimal"], parameter="names")
+    ('greedy', 'optimal')
+    """
+    stripped = tuple(name.strip() for name in strategies)
+    repeated = sorted({name for name in stripped if stripped.count(name) > 1})
+    if repeated:
+        raise InvalidOptionError(
+            f"strategy given twice: {', '.join(repeated)}", parameter=parameter
+        )
+    return stripped
 
 
 def names() -> list[str]:

@@ -17,11 +17,11 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import analyze
-from .errors import InvalidOptionError, UnsupportedRulesError
-from .numbers import Value, ValueSpec, exact_arithmetic
+from .errors import InvalidOptionError, UnsupportedRulesError, concerning
+from .numbers import Value, ValueSpec, exact_arithmetic, json_fields
 from .play_values import PlayValues
 from .rules import PLAIN, Rules, coerce_rules
-from .strategies import Optimal, get, play, play_values
+from .strategies import Optimal, distinct, get, play, play_values
 from .subgames import Subgames
 
 Progress = Callable[[int], None]
@@ -81,14 +81,10 @@ class PairResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1)); ``opponent`` is absent from a standings row."""
-        data: dict[str, Any] = {"strategy": self.strategy}
-        if self.opponent:
-            data["opponent"] = self.opponent
-        data.update(
-            games=self.games,
-            wins=self.wins,
-            ties=self.ties,
-            losses=self.losses,
+        sums = {"margin_sum", "regret_sum", "opponent_regret_sum"}
+        data = json_fields(
+            self,
+            omit=sums if self.opponent else {*sums, "opponent"},
             win_rate=self.rate(self.wins),
             tie_rate=self.rate(self.ties),
             loss_rate=self.rate(self.losses),
@@ -128,15 +124,23 @@ class TournamentResult:
         extra = {} if self.rules.is_plain else {"rules": str(self.rules)}
         return {
             **extra,
-            "strategies": self.strategies,
-            "games_per_pair": 2 * self.rows_played,
-            "rows": self.rows_played,
-            "n": self.n,
-            "values": self.values,
-            "seed": self.seed,
-            "interrupted": self.interrupted,
-            "pairs": [pair.to_dict() for pair in self.pairs],
-            "standings": [standing.to_dict() for standing in self.standings],
+            **json_fields(
+                self,
+                omit={"rows", "rows_played", "rules"},
+                order=(
+                    "strategies",
+                    "games_per_pair",
+                    "rows",
+                    "n",
+                    "values",
+                    "seed",
+                    "interrupted",
+                ),
+                rows=self.rows_played,
+                games_per_pair=2 * self.rows_played,
+                interrupted=self.interrupted,
+                standings=self.standings,
+            ),
         }
 
 
@@ -193,17 +197,21 @@ class Tournament:
             )
         names = [name.strip() for name in names]
         if len(names) < 2:
-            raise InvalidOptionError("a tournament needs at least two strategies")
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        if repeated:
-            raise InvalidOptionError(f"strategy given twice: {', '.join(repeated)}")
+            raise InvalidOptionError(
+                "a tournament needs at least two strategies", parameter="names"
+            )
+        names = list(distinct(names, parameter="names"))
         if not 1 <= rows <= MAX_ROWS:
-            raise InvalidOptionError(f"the number of rows must be 1 to {MAX_ROWS:,}, got {rows:,}")
+            raise InvalidOptionError(
+                f"the number of rows must be 1 to {MAX_ROWS:,}, got {rows:,}", parameter="rows"
+            )
         if not 1 <= n <= MAX_COINS:
             raise InvalidOptionError(
-                f"the number of coins per row must be 1 to {MAX_COINS:,}, got {n:,}"
+                f"the number of coins per row must be 1 to {MAX_COINS:,}, got {n:,}",
+                parameter="n",
             )
-        self.spec = ValueSpec.parse(values)
+        with concerning("values"):
+            self.spec = ValueSpec.parse(values)
         for name in names:
             get(name, seed=0, rules=chosen)  # fail early on unknown names and rules
         pairs = [PairResult(a, b) for a, b in itertools.combinations(names, 2)]

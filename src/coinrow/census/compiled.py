@@ -5,7 +5,8 @@ The built-in strategies greedy, parity, thibault, thibault3, lookahead[:DEPTH], 
 and optimal[:left|:right] have compiled versions in :mod:`coinrow.census.kernels`, checked
 against :mod:`coinrow.strategies` on every position of small families by the tests. Every
 other strategy (random ones, ``optimal:random``, user ``module:function`` strategies) runs
-through Python: :func:`coinrow.refute.strays` and :func:`coinrow.refute.worst_line`.
+through Python: :func:`coinrow.counterexamples.strays` and
+:func:`coinrow.counterexamples.worst_line`.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from ..errors import InvalidOptionError
-from ..numbers import ValueSpec, parse_token, split_tokens
+from ..errors import InvalidOptionError, concerning
+from ..numbers import ValueSpec, json_fields, parse_token, split_tokens
 
 #: Rows per block (and shard) of a random family; part of the family, so fixed.
 RANDOM_BLOCK = 1 << 16
@@ -90,8 +90,9 @@ class Family:
         return self.max_abs * self.max_length
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready description, enough to rebuild the family (O(alphabet))."""
-        raise NotImplementedError
+        """JSON-ready description, enough to rebuild the family: its kind and its fields
+        (O(alphabet))."""
+        return {"kind": self.kind, **json_fields(self)}
 
     def describe(self) -> str:
         """A one-line description (O(alphabet))."""
@@ -155,11 +156,12 @@ def _token(token: str, position: int) -> object:
     return parse_token(token, position)
 
 
-def _check_length(length: int, what: str) -> None:
+def _check_length(length: int, what: str, parameter: str) -> None:
     if length > MAX_LENGTH:
         raise InvalidOptionError(
             f"{what} {length:,}: the census takes rows of at most {MAX_LENGTH} coins "
-            "(solve and refute take longer rows)"
+            "(solve and refute take longer rows)",
+            parameter=parameter,
         )
 
 
@@ -233,9 +235,12 @@ class Words(Family):
     def of(cls, alphabet: object, length: int) -> Words:
         """Validate and build (O(k log k) for k values)."""
         if length < 1:
-            raise InvalidOptionError(f"the row length must be at least 1, got {length}")
-        _check_length(length, "rows of length")
-        return cls(_alphabet(alphabet), length)
+            raise InvalidOptionError(
+                f"the row length must be at least 1, got {length}", parameter="length"
+            )
+        _check_length(length, "rows of length", "length")
+        with concerning("alphabet"):
+            return cls(_alphabet(alphabet), length)
 
     @property
     def rows(self) -> int:
@@ -249,9 +254,6 @@ class Words(Family):
     @property
     def max_abs(self) -> int:
         return max(abs(value) for value in self.alphabet)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "alphabet": list(self.alphabet), "length": self.length}
 
     def describe(self) -> str:
         return f"rows of length {self.length} over {{{_text(self.alphabet)}}}"
@@ -308,9 +310,13 @@ class WordsUpTo(Family):
     def of(cls, alphabet: object, max_length: int) -> WordsUpTo:
         """Validate and build (O(k log k) for k values)."""
         if max_length < 1:
-            raise InvalidOptionError(f"the longest row must be at least 1 coin, got {max_length}")
-        _check_length(max_length, "rows of length up to")
-        return cls(_alphabet(alphabet), max_length)
+            raise InvalidOptionError(
+                f"the longest row must be at least 1 coin, got {max_length}",
+                parameter="max_length",
+            )
+        _check_length(max_length, "rows of length up to", "max_length")
+        with concerning("alphabet"):
+            return cls(_alphabet(alphabet), max_length)
 
     def _lengths(self) -> Iterator[tuple[int, Words]]:
         start = 0
@@ -333,7 +339,7 @@ class WordsUpTo(Family):
         return max(abs(value) for value in self.alphabet)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "alphabet": list(self.alphabet), "max_length": self.longest}
+        return {"kind": self.kind, **json_fields(self, rename={"longest": "max_length"})}
 
     def describe(self) -> str:
         return f"rows of length 1 to {self.longest} over {{{_text(self.alphabet)}}}"
@@ -374,8 +380,10 @@ class Compositions(Family):
     def of(cls, total: int) -> Compositions:
         """Validate and build (O(1))."""
         if total < 1:
-            raise InvalidOptionError(f"compositions need a total of at least 1, got {total}")
-        _check_length(total, "compositions of")
+            raise InvalidOptionError(
+                f"compositions need a total of at least 1, got {total}", parameter="total"
+            )
+        _check_length(total, "compositions of", "total")
         return cls(total)
 
     @property
@@ -393,9 +401,6 @@ class Compositions(Family):
     @property
     def margin_bound(self) -> int:
         return self.total
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "total": self.total}
 
     def describe(self) -> str:
         return f"compositions of {self.total}"
@@ -456,16 +461,23 @@ class RandomRows(Family):
     def of(cls, count: int, length: int, values: str, seed: int = 0) -> RandomRows:
         """Validate and build (O(len(values)))."""
         if count < 1:
-            raise InvalidOptionError(f"the number of random rows must be at least 1, got {count}")
+            raise InvalidOptionError(
+                f"the number of random rows must be at least 1, got {count}", parameter="count"
+            )
         if length < 1:
-            raise InvalidOptionError(f"the row length must be at least 1, got {length}")
-        _check_length(length, "random rows of length")
+            raise InvalidOptionError(
+                f"the row length must be at least 1, got {length}", parameter="length"
+            )
+        _check_length(length, "random rows of length", "length")
         if seed < 0:
-            raise InvalidOptionError(f"the seed must be at least 0, got {seed}")
-        spec = ValueSpec.parse(values)
+            raise InvalidOptionError(f"the seed must be at least 0, got {seed}", parameter="seed")
+        with concerning("values"):
+            spec = ValueSpec.parse(values)
         choices = spec.choices
         if choices and not all(isinstance(v, int) for v in choices):
-            raise InvalidOptionError(f"the census needs integer coin values, got {values!r}")
+            raise InvalidOptionError(
+                f"the census needs integer coin values, got {values!r}", parameter="values"
+            )
         return cls(count, length, values, seed, spec.low, spec.high, tuple(choices))
 
     @property
@@ -486,14 +498,8 @@ class RandomRows(Family):
         return False
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "count": self.count,
-            "length": self.length,
-            "values": self.values,
-            "seed": self.seed,
-            "block": RANDOM_BLOCK,
-        }
+        fields = json_fields(self, omit={"low", "high", "choices"}, block=RANDOM_BLOCK)
+        return {"kind": self.kind, **fields}
 
     def describe(self) -> str:
         return (

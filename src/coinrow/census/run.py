@@ -18,6 +18,8 @@ from typing import Any
 
 from ..engines import duration_text
 from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
+from ..numbers import json_fields
+from ..strategies import distinct
 from .families import Family, Shard, approximate, check_shards
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
 from .store import Ignored, Store
@@ -48,7 +50,9 @@ SHARDS_IN_FLIGHT = 4
 
 _EXTRA = ("numpy", "numba", "pyarrow", "distributed")
 
-Progress = Callable[[ShardResult], None]
+#: The progress callback of long work (docs/architecture.md#long-work): called with the
+#: number of rows finished since its last call.
+Progress = Callable[[int], None]
 
 
 def require_extra(modules: Sequence[str] = _EXTRA) -> None:
@@ -66,7 +70,7 @@ def _installed(name: str) -> bool:
         return False
 
 
-@dataclass
+@dataclass(kw_only=True)
 class StrategySummary:
     """One strategy over the whole family (see :class:`~coinrow.census.shards.StrategyTally`)."""
 
@@ -95,22 +99,28 @@ class StrategySummary:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(examples))."""
-        return {
-            "compiled": self.compiled,
-            "optimal": self.optimal,
-            "optimal_rate": self.optimal_rate,
-            "counterexamples": self.counterexamples,
-            "regret_total": self.regret_total,
-            "mean_regret": self.mean_regret,
-            "worst_regret": self.worst_regret,
-            "examples": [
+        return json_fields(
+            self,
+            omit={"name", "rows", "examples"},
+            order=(
+                "compiled",
+                "optimal",
+                "optimal_rate",
+                "counterexamples",
+                "regret_total",
+                "mean_regret",
+            ),
+            optimal_rate=self.optimal_rate,
+            counterexamples=self.counterexamples,
+            mean_regret=self.mean_regret,
+            examples=[
                 {"index": example.label, **example.counterexample.to_dict()}
                 for example in self.examples
             ],
-        }
+        )
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CensusResult:
     """A whole family's census. ``histogram`` maps each margin (first player's total minus
     the second's, optimal play) to its number of rows; ``first_moves`` counts the rows where
@@ -193,7 +203,7 @@ class Totals:
         self.first_moves = {"L": 0, "R": 0, "LR": 0}
         self.by_rows = True
         self.right_optimal = 0
-        self.tallies = [StrategyTally(name, True) for name in job.strategies]
+        self.tallies = [StrategyTally(name, compiled=True) for name in job.strategies]
         self.variant = None if job.rules == "plain" else VariantTally(job.rules)
 
     def add(self, result: ShardResult) -> None:
@@ -232,12 +242,9 @@ class Totals:
             first_moves = {"L": rows - right, "R": rows - right, "LR": 2 * right - rows}
             by = "reversal"
         summaries = [
-            StrategySummary(
-                t.name, t.compiled, self.rows, t.optimal, t.regret_total, t.worst_regret,
-                list(t.examples),
-            )
-            for t in self.tallies
-        ]  # fmt: skip
+            StrategySummary(rows=self.rows, **{**vars(tally), "examples": list(tally.examples)})
+            for tally in self.tallies
+        ]
         return dict(sorted(self.histogram.items())), first_moves, by, summaries
 
 
@@ -312,27 +319,30 @@ class Census:
         rules: object = None,
     ) -> None:
         require_extra()
-        names = tuple(name.strip() for name in strategies)
+        names = distinct(strategies, parameter="strategies")
         chosen = census_rules(rules, names, rows)
-        repeated = sorted({name for name in names if names.count(name) > 1})
-        if repeated:
-            raise InvalidOptionError(f"strategy given twice: {', '.join(repeated)}")
         if not 0 <= examples <= MAX_EXAMPLES:
             raise InvalidOptionError(
-                f"the number of examples kept must be 0 to {MAX_EXAMPLES:,}, got {examples:,}"
+                f"the number of examples kept must be 0 to {MAX_EXAMPLES:,}, got {examples:,}",
+                parameter="examples",
             )
         if shard_rows is not None and shard_rows < 1:
-            raise InvalidOptionError(f"shards need at least 1 row, got {shard_rows}")
+            raise InvalidOptionError(
+                f"shards need at least 1 row, got {shard_rows}", parameter="shard_rows"
+            )
         family.check_int64()
         if rows:
             if out is None:
-                raise InvalidOptionError("keeping every row's result needs an output folder")
+                raise InvalidOptionError(
+                    "keeping every row's result needs an output folder", parameter="rows"
+                )
             if family.rows > ROWS_LIMIT:
                 raise InvalidOptionError(
                     f"{family.describe()} has {approximate(family.rows)} rows; every row's "
-                    f"result is kept for families of at most {ROWS_LIMIT:,} rows"
+                    f"result is kept for families of at most {ROWS_LIMIT:,} rows",
+                    parameter="rows",
                 )
-        probe = Job(family, names, examples, rows)
+        probe = Job(family, strategies=names, examples=examples, rows=rows)
         compiled = probe.compiled_strategies()
         if chosen.is_plain:
             shard_rows = shard_rows or default_shard_rows(family, compiled, rows)
@@ -340,7 +350,14 @@ class Census:
         else:
             shard_rows = shard_rows or variant_shard_rows(family, chosen)
             rate = rows_per_second(family, chosen)
-        self.job = Job(family, names, examples, rows, shard_rows, rules=str(chosen))
+        self.job = Job(
+            family,
+            strategies=names,
+            examples=examples,
+            rows=rows,
+            shard_rows=shard_rows,
+            rules=str(chosen),
+        )
         self.rules = chosen
         note = f" (about {work_text(family.rows, rate)} of one core at {rate:,.0f} rows/s)"
         if not chosen.is_plain:
@@ -411,17 +428,20 @@ class Census:
         ``scheduler`` (``tcp://HOST:PORT``) runs the shards on an existing Dask cluster;
         otherwise ``workers`` processes of a local cluster bound to 127.0.0.1 (default: one
         per core), or ``workers=0`` in this process (the default too when the work is under
-        :data:`INLINE_SECONDS`). ``progress`` is called with each finished shard's result;
+        :data:`INLINE_SECONDS`). ``progress`` is called with each finished shard's rows;
         ``timeout`` is how long to try reaching ``scheduler`` (seconds, at most
         :data:`MAX_CONNECT_TIMEOUT`). Every result is checked to be the shard it was asked
         for before it is recorded. Complexity: see :func:`~coinrow.census.shards.run_shard`,
         over all missing shards; memory O(histogram + examples + shards in flight)."""
         if workers is not None and workers < 0:
-            raise InvalidOptionError(f"the number of workers must be >= 0, got {workers}")
+            raise InvalidOptionError(
+                f"the number of workers must be >= 0, got {workers}", parameter="workers"
+            )
         if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_CONNECT_TIMEOUT):
             raise InvalidOptionError(
                 f"the connect timeout must be more than 0 and at most {MAX_CONNECT_TIMEOUT:,} "
-                f"seconds, got {timeout}"
+                f"seconds, got {timeout}",
+                parameter="timeout",
             )
         started = time.perf_counter()
         totals = _copy_totals(self._reused)
@@ -440,25 +460,25 @@ class Census:
             computed += 1
             rows_computed += result.rows
             if progress is not None:
-                progress(result)
+                progress(result.rows)
         histogram, first_moves, by, strategies = totals.combined()
         return CensusResult(
-            self.job.family,
-            totals.rows,
-            histogram,
-            first_moves,
-            by,
-            strategies,
-            self.shard_count,
-            computed,
-            len(self._done),
-            time.perf_counter() - started,
-            rows_computed,
-            None if self.store is None else self.store.directory,
-            list(self.recomputed),
-            list(self.ignored_lines),
-            self.job.rules,
-            totals.variant,
+            family=self.job.family,
+            rows=totals.rows,
+            histogram=histogram,
+            first_moves=first_moves,
+            first_moves_by=by,
+            strategies=strategies,
+            shards=self.shard_count,
+            computed=computed,
+            reused=len(self._done),
+            seconds=time.perf_counter() - started,
+            rows_computed=rows_computed,
+            out=None if self.store is None else self.store.directory,
+            recomputed=list(self.recomputed),
+            ignored_lines=list(self.ignored_lines),
+            rules=self.job.rules,
+            variant=totals.variant,
         )
 
     def _execute(

@@ -4,7 +4,8 @@
 returns a :class:`ShardResult`: plain data, picklable, independent of which worker ran it.
 Margins, outcomes, first moves and the compiled strategies come from one pass of a kernel
 (:mod:`coinrow.census.kernels`); other strategies are then played through Python on each row
-(:func:`coinrow.refute.strays`, then :func:`coinrow.refute.worst_line` where it strays).
+(:func:`coinrow.counterexamples.strays`, then :func:`coinrow.counterexamples.worst_line`
+where it strays).
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
+from ..counterexamples import Counterexample, check_row, strays, worst_line
 from ..errors import InvalidOptionError
-from ..numbers import exact_arithmetic
-from ..refute import Counterexample, check_row, strays, worst_line
+from ..numbers import exact_arithmetic, json_fields
 from ..strategies import get
 from ..subgames import Subgames
 from .compiled import COOPERATIVE, LOOKAHEAD, PARITY, CompiledStrategy, compiled
@@ -51,13 +52,13 @@ def version() -> str:
     return package
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Job:
     """What a census computes: the family, the strategies, how many counterexamples to keep
     per strategy, whether to keep every row's result, the shard size, and the rules of the
     game (their text form; part of the job's identity, so of every shard file's)."""
 
-    family: Family
+    family: Family = field(kw_only=False)
     strategies: tuple[str, ...] = ()
     examples: int = 3
     rows: bool = False
@@ -67,26 +68,23 @@ class Job:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, as the manifest records it (O(strategies))."""
-        return {
-            "family": self.family.to_dict(),
-            "strategies": list(self.strategies),
-            "examples": self.examples,
-            "rows": self.rows,
-            "shard_rows": self.shard_rows,
-            "format_version": FORMAT_VERSION,
-            "coinrow": self.version,
-            "rules": self.rules,
-        }
+        return json_fields(
+            self,
+            omit={"version", "rules"},
+            format_version=FORMAT_VERSION,
+            coinrow=self.version,
+            rules=self.rules,
+        )
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Job:
         """Rebuild a job from :meth:`to_dict` (O(strategies))."""
         return cls(
             family_from_dict(data["family"]),
-            tuple(data["strategies"]),
-            int(data["examples"]),
-            bool(data["rows"]),
-            int(data["shard_rows"]),
+            strategies=tuple(data["strategies"]),
+            examples=int(data["examples"]),
+            rows=bool(data["rows"]),
+            shard_rows=int(data["shard_rows"]),
             rules=str(data.get("rules", "plain")),
         )
 
@@ -130,7 +128,7 @@ def default_shard_rows(
     return max(min(target, spread), 1 << 10)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Example:
     """A counterexample with its number in the family order and its reported label."""
 
@@ -139,13 +137,13 @@ class Example:
     counterexample: Counterexample
 
 
-@dataclass
+@dataclass(kw_only=True)
 class StrategyTally:
     """One strategy's results over some rows: rows where it gets the optimal first total
     against the worst optimal opponent, its regret (optimal first total minus its total)
     summed and at worst, and its first counterexamples in family order."""
 
-    name: str
+    name: str = field(kw_only=False)
     compiled: bool
     optimal: int = 0
     regret_total: int = 0
@@ -153,7 +151,7 @@ class StrategyTally:
     examples: list[Example] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(kw_only=True)
 class ShardResult:
     """Everything a shard found; ``first_moves`` is None when the kernel counted only the
     rows where R is optimal (the family then gives the rest by reversal). Under other rules
@@ -192,31 +190,37 @@ def run_shard(job: Job, shard: Shard) -> ShardResult:
     direct_left = job.rows or not family.closed_under_reversal
     scan = _scan(family, shard, fast, job.examples, job.rows, direct_left)
     tallies = []
-    found = iter(scan["strategies"])
+    found = iter(scan.strategies)
     for name, strategy in zip(job.strategies, strategies, strict=True):
         if strategy is not None:
-            optimal, regret, worst, indices = next(found)
-            examples = _examples(family, shard, name, indices)
-            tally = StrategyTally(name, True, optimal, regret, worst, examples)
+            kernel = next(found)
+            tally = StrategyTally(
+                name,
+                compiled=True,
+                optimal=kernel.optimal,
+                regret_total=kernel.regret_total,
+                worst_regret=kernel.worst_regret,
+                examples=_examples(family, shard, name, kernel.indices),
+            )
         else:
             tally = _python_tally(family, shard, name, job.examples)
         tallies.append(tally)
     return ShardResult(
-        shard.key,
-        shard.start,
-        shard.count,
-        scan["histogram"],
-        scan["right_optimal"],
-        scan["first_moves"],
-        tallies,
-        time.perf_counter() - started,
-        scan["table"],
+        key=shard.key,
+        start=shard.start,
+        rows=shard.count,
+        histogram=scan.histogram,
+        right_optimal=scan.right_optimal,
+        first_moves=scan.first_moves,
+        strategies=tallies,
+        seconds=time.perf_counter() - started,
+        table=scan.table,
     )
 
 
 def _examples(family: Family, shard: Shard, name: str, indices: list[int]) -> list[Example]:
     """The counterexamples the kernel found, rebuilt (lines included) by
-    :func:`coinrow.refute.check_row`, which must agree."""
+    :func:`coinrow.counterexamples.check_row`, which must agree."""
     strategy = get(name, seed=0)
     out = []
     for index in indices:
@@ -224,7 +228,7 @@ def _examples(family: Family, shard: Shard, name: str, indices: list[int]) -> li
         example = check_row(row, strategy)
         if example is None:  # pragma: no cover - the tests check the kernels exhaustively
             raise RuntimeError(f"census kernel and refute disagree on {name} for row {row}")
-        out.append(Example(index, family.label(index), example))
+        out.append(Example(index=index, label=family.label(index), counterexample=example))
     return out
 
 
@@ -254,8 +258,33 @@ def _python_tally(family: Family, shard: Shard, name: str, keep: int) -> Strateg
                     line_best = reduction.optimal_line(row)
                 index = shard.start + offset
                 example = Counterexample(row, total, best, line, line_best)
-                tally.examples.append(Example(index, family.label(index), example))
+                label = family.label(index)
+                tally.examples.append(Example(index=index, label=label, counterexample=example))
     return tally
+
+
+@dataclass(frozen=True, kw_only=True)
+class KernelTally:
+    """A compiled strategy's results from one kernel pass: rows where it is optimal, its
+    regret summed and at worst, and the family indices of its first counterexamples."""
+
+    optimal: int
+    regret_total: int
+    worst_regret: int
+    indices: list[int]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Scan:
+    """What one kernel pass over a shard found: the margin histogram, the rows where R is
+    optimal, the first moves (None when only ``right_optimal`` was counted), each compiled
+    strategy's tally, and the per-row table (a pyarrow Table, or None)."""
+
+    histogram: dict[int, int]
+    right_optimal: int
+    first_moves: dict[str, int] | None
+    strategies: list[KernelTally]
+    table: Any = None
 
 
 def _scan(
@@ -265,7 +294,7 @@ def _scan(
     keep: int,
     rows_mode: bool,
     direct_left: bool,
-) -> dict[str, Any]:
+) -> Scan:
     """One kernel pass over the shard: histogram, first moves, compiled strategies and the
     per-row table."""
     import numpy as np
@@ -359,17 +388,24 @@ def _scan(
     for r in range(len(strategies)):
         regret = int(stats[r, k.REGRET_LO]) + (int(stats[r, k.REGRET_HI]) << 32)
         indices = [shard.start + int(i) for i in examples[r, : int(stats[r, k.FOUND])]]
-        found.append((int(stats[r, k.OPTIMAL]), regret, int(stats[r, k.WORST]), indices))
+        found.append(
+            KernelTally(
+                optimal=int(stats[r, k.OPTIMAL]),
+                regret_total=regret,
+                worst_regret=int(stats[r, k.WORST]),
+                indices=indices,
+            )
+        )
     table = None
     if rows_mode:
         table = _rows_table(family, shard, out_margin, out_moves, out_offsets, out_values)
-    return {
-        "histogram": histogram,
-        "right_optimal": int(counts[k.RIGHT_OPTIMAL]),
-        "first_moves": first_moves,
-        "strategies": found,
-        "table": table,
-    }
+    return Scan(
+        histogram=histogram,
+        right_optimal=int(counts[k.RIGHT_OPTIMAL]),
+        first_moves=first_moves,
+        strategies=found,
+        table=table,
+    )
 
 
 MOVE_NAMES = ("", "L", "R", "LR")
@@ -398,6 +434,3 @@ def _rows_table(
             "first_moves": names.dictionary_encode(),
         }
     )
-
-
-ProgressCallback = Callable[[ShardResult], None]

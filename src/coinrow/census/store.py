@@ -34,8 +34,9 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+from ..counterexamples import Counterexample
 from ..errors import CensusStoreError, CoinrowError
-from ..refute import Counterexample
+from ..numbers import json_fields
 from .families import Shard
 from .shards import Example, Job, ShardResult, StrategyTally
 
@@ -71,7 +72,7 @@ class Ignored:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1))."""
-        return {"line": self.line, "reason": self.reason}
+        return json_fields(self)
 
 
 def shard_identity(job: Job, shard: Shard, kind: str) -> dict[str, Any]:
@@ -493,9 +494,9 @@ def summary_from_table(table: Any) -> ShardResult:
     for item in row["strategies"]:
         examples = [
             Example(
-                ex["index"],
-                ex["label"],
-                Counterexample(
+                index=ex["index"],
+                label=ex["label"],
+                counterexample=Counterexample(
                     tuple(ex["coins"]),
                     ex["strategy_total"],
                     ex["optimal_total"],
@@ -508,11 +509,11 @@ def summary_from_table(table: Any) -> ShardResult:
         tallies.append(
             StrategyTally(
                 item["name"],
-                item["compiled"],
-                item["optimal"],
-                int(item["regret_total"]),
-                item["worst_regret"],
-                examples,
+                compiled=item["compiled"],
+                optimal=item["optimal"],
+                regret_total=int(item["regret_total"]),
+                worst_regret=item["worst_regret"],
+                examples=examples,
             )
         )
     variant = None
@@ -522,13 +523,13 @@ def summary_from_table(table: Any) -> ShardResult:
         variant = VariantTally.from_json(row["variant"])
         moves = {}
     return ShardResult(
-        row["shard"],
-        row["start"],
-        row["rows"],
-        dict(zip(row["margins"], row["counts"], strict=True)),
-        row["right_optimal"],
-        moves,
-        tallies,
-        row["seconds"],
+        key=row["shard"],
+        start=row["start"],
+        rows=row["rows"],
+        histogram=dict(zip(row["margins"], row["counts"], strict=True)),
+        right_optimal=row["right_optimal"],
+        first_moves=moves,
+        strategies=tallies,
+        seconds=row["seconds"],
         variant=variant,
     )

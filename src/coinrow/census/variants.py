@@ -374,16 +374,15 @@ def run_variant_shard(job: Job, shard: Shard) -> ShardResult:
     else:
         histogram, tally = _python_shard(family, shard, rules, job.examples)
     return ShardResult(
-        shard.key,
-        shard.start,
-        shard.count,
-        histogram,
-        0,
-        {},
-        [],
-        time.perf_counter() - started,
-        None,
-        tally,
+        key=shard.key,
+        start=shard.start,
+        rows=shard.count,
+        histogram=histogram,
+        right_optimal=0,
+        first_moves={},
+        strategies=[],
+        seconds=time.perf_counter() - started,
+        variant=tally,
     )
 
 

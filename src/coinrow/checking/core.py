@@ -33,7 +33,7 @@ from typing import Any
 
 from ..engines import reduction
 from ..errors import InvalidOptionError
-from ..numbers import Value, format_value, json_value
+from ..numbers import Value, format_value, json_fields, json_value
 from ..solution import solve
 from ..strategies import greedy_total
 from .growth import Growth, calls_note, name_exponential, name_power
@@ -155,13 +155,7 @@ class StageResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1))."""
-        return {
-            "name": self.name,
-            "status": self.status,
-            "rows": self.rows,
-            "largest_n": self.largest_n,
-            "note": self.note,
-        }
+        return json_fields(self)
 
 
 @dataclass
@@ -252,7 +246,7 @@ class Diagnosis:
 
     def to_dict(self) -> dict[str, str]:
         """JSON-ready form (O(1))."""
-        return {"code": self.code, "text": self.text}
+        return json_fields(self)
 
 
 @dataclass

@@ -9,15 +9,17 @@ Rich's highlighting: its regular expressions take seconds on numbers of thousand
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.console import Console
 
 from .. import __version__
 from ..errors import CoinrowError
@@ -168,6 +170,76 @@ def _short_time(seconds: float) -> str:
     return f"{value:.0f} {unit}" if value >= 10 else f"{value:.2g} {unit}"
 
 
+#: The option of each command that sets a library argument an error can name
+#: (:attr:`CoinrowError.parameter <coinrow.errors.CoinrowError>`): the one place where a
+#: library parameter becomes a flag, so the commands need not repeat the library's checks
+#: to name their options.
+FLAGS: dict[str, dict[str, str]] = {
+    "census": {
+        "length": "--length",
+        "max_length": "--max-length",
+        "total": "--compositions",
+        "count": "--random",
+        "values": "--values",
+        "alphabet": "--alphabet",
+        "seed": "--seed",
+        "strategies": "--strategy",
+        "examples": "--examples",
+        "rows": "--rows",
+        "shard_rows": "--shard-rows",
+        "workers": "--workers",
+        "timeout": "--connect-timeout",
+    },
+    "compare": {"names": "STRATEGIES", "rows": "--games", "n": "--n", "values": "--values"},
+    "refute": {"alphabet": "--alphabet", "max_length": "--max-length", "limit": "--limit"},
+}
+
+
+def error_text(error: CoinrowError, command: str | None) -> str:
+    """The one line a command prints for an input error: the library's message, after the
+    option the error concerns when :data:`FLAGS` knows it (O(len(message))).
+
+    >>> from coinrow.errors import InvalidOptionError
+    >>> error_text(InvalidOptionError("must be >= 1, got 0", parameter="max_length"), "refute")
+    '--max-length: must be >= 1, got 0'
+    """
+    flag = FLAGS.get(command or "", {}).get(error.parameter or "")
+    text = _one_line(str(error))
+    return f"{flag}: {text}" if flag else text
+
+
+@contextlib.contextmanager
+def progress_bar(
+    description: str, total: int, hidden: bool, *, completed: int = 0, unit: str = ""
+) -> Iterator[Callable[[int], None]]:
+    """The one progress bar of the long commands (compare, refute, census): Rich on stderr,
+    with the count, the speed in ``unit``/s when a unit is given, and the time left; hidden
+    with --json or when stderr is not a terminal. Yields a function that advances it."""
+    console = Console(stderr=True)
+    if hidden or not console.is_terminal:
+        yield lambda advance: None
+        return
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        TimeRemainingColumn,
+    )
+    from rich.text import Text
+
+    class Speed(ProgressColumn):
+        def render(self, task: Any) -> Text:
+            speed = task.finished_speed or task.speed
+            return Text("" if speed is None else f"{speed:,.0f} {unit}/s")
+
+    columns: list[str | ProgressColumn] = ["{task.description}", BarColumn()]
+    columns += [MofNCompleteColumn(), *([Speed()] if unit else [])]
+    with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
+        task = bar.add_task(description, total=total, completed=completed)
+        yield lambda advance: bar.advance(task, advance)
+
+
 def print_json(data: Any) -> None:
     """Print a JSON document on stdout."""
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
@@ -190,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write(f"coinrow: error: {_one_line(error.format_message())}\n")
         return 2
     except CoinrowError as error:
-        sys.stderr.write(f"coinrow: error: {_one_line(str(error))}\n")
+        sys.stderr.write(f"coinrow: error: {error_text(error, _command_name(command, args))}\n")
         return 2
     except KeyboardInterrupt:
         sys.stderr.write("coinrow: interrupted\n")
@@ -270,6 +342,12 @@ def _skip_options(arities: dict[str, int], argv: list[str], position: int) -> in
         else:  # a short option with its value attached (-ememo), or unknown: Click decides
             position += 1
     return min(position, len(argv))
+
+
+def _command_name(group: Any, argv: list[str]) -> str | None:
+    """The name of the command ``argv`` runs, or None (O(len(argv)))."""
+    index = _skip_options(_arities(group), argv, 0)
+    return argv[index] if index < len(argv) else None
 
 
 def _one_line(text: str) -> str:

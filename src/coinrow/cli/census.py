@@ -3,12 +3,9 @@ machine or a Dask cluster (the library is :mod:`coinrow.census`)."""
 
 from __future__ import annotations
 
-import contextlib
-import math
 import sys
-from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich import box
@@ -16,13 +13,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from ..errors import CoinrowError
 from ..numbers import format_value
 from ..strategies import names
-from . import app, check_output_path, fail, print_json
+from . import app, check_output_path, fail, print_json, progress_bar
 
 if TYPE_CHECKING:
-    from ..census import Census, CensusResult, Family, ShardResult
+    from ..census import Census, CensusResult, Family
 
 #: Most margins listed one per line in the summary (more are summarised).
 LISTED_MARGINS = 25
@@ -119,28 +115,6 @@ def census_command(
     M coins), --compositions M (all compositions of M), --random COUNT --length N --values
     LO..HI --seed S. Every row is solved exactly (compiled, sharing the work of rows with a
     common prefix); the shards run on a local Dask cluster, or on --scheduler."""
-    from ..census.families import MAX_LENGTH
-    from ..census.run import MAX_CONNECT_TIMEOUT, MAX_EXAMPLES
-
-    if not 0 <= examples <= MAX_EXAMPLES:
-        fail(f"--examples must be 0 to {MAX_EXAMPLES:,}, got {examples:,}")
-    if workers is not None and workers < 0:
-        fail(f"--workers must be at least 0, got {workers}")
-    if not (math.isfinite(connect_timeout) and 0 < connect_timeout <= MAX_CONNECT_TIMEOUT):
-        fail(
-            f"--connect-timeout must be more than 0 and at most {MAX_CONNECT_TIMEOUT:,} "
-            f"seconds, got {connect_timeout}"
-        )
-    if shard_rows is not None and shard_rows < 1:
-        fail(f"--shard-rows must be at least 1, got {shard_rows}")
-    for flag, given in (("--length", length), ("--max-length", max_length),
-                        ("--compositions", compositions)):  # fmt: skip
-        if given is not None and given > MAX_LENGTH:
-            fail(f"{flag} {given:,}: the census takes rows of at most {MAX_LENGTH} coins")
-    if seed < 0:
-        fail(f"--seed must be at least 0, got {seed}")
-    if rows and out is None and resume is None:
-        fail("--rows writes every row's result to the --out folder: give --out DIR")
     if resume is not None and out is not None and resume != out:
         fail("--resume DIR continues the census in DIR; leave out --out or give the same folder")
     if plot is not None:
@@ -165,9 +139,15 @@ def census_command(
     _report_repairs(census)
     if scheduler is None:
         _compile_notice(census)
-    with _progress(census, as_json) as advance:
+    described = f"{census.missing_count:,} of {census.shard_count:,} shards"
+    with progress_bar(
+        described, census.rows, as_json, completed=census.done_rows, unit="rows"
+    ) as advance:
         result = census.run(
-            scheduler=scheduler, workers=workers, progress=advance, timeout=connect_timeout
+            scheduler=scheduler,
+            workers=workers,
+            progress=advance,
+            timeout=connect_timeout,
         )
     if plot is not None:
         _plot(result, plot)
@@ -202,33 +182,19 @@ def _family(
         fail(f"choose one family: {' or '.join(kinds)}")
     if not kinds and length is None:
         fail("no family given: use --length N, --max-length M, --compositions M or --random")
-    if length is not None and length < 1:
-        fail(f"--length must be at least 1, got {length}")
     if random_count is not None:
         if length is None:
             fail("--random COUNT needs --length N (the coins per row)")
-        if random_count < 1:
-            fail(f"--random must be at least 1, got {random_count}")
-        try:
-            return RandomRows.of(random_count, length, values, seed)
-        except CoinrowError as error:
-            fail(f"--values: {error}")
+        return RandomRows.of(random_count, length, values, seed)
     if compositions is not None:
         if length is not None:
             fail("--compositions M takes every length; leave out --length")
-        if compositions < 1:
-            fail(f"--compositions must be at least 1, got {compositions}")
         return Compositions.of(compositions)
     if max_length is not None and length is not None:
         fail("give --length N (one length) or --max-length M (lengths 1 to M), not both")
-    if max_length is not None and max_length < 1:
-        fail(f"--max-length must be at least 1, got {max_length}")
-    try:
-        if max_length is not None:
-            return WordsUpTo.of(alphabet, max_length)
-        return Words.of(alphabet, length or 0)
-    except CoinrowError as error:
-        fail(f"--alphabet: {error}")
+    if max_length is not None:
+        return WordsUpTo.of(alphabet, max_length)
+    return Words.of(alphabet, length or 0)
 
 
 def _compile_notice(census: Census) -> None:
@@ -244,42 +210,6 @@ def _compile_notice(census: Census) -> None:
     if not (kernels_warm(job.family) if plain else kernels_warm(job.family, job.rules)):
         seconds = COMPILE_SECONDS if plain else VARIANT_COMPILE_SECONDS
         console.print(f"compiling the census kernels once, about {seconds} s")
-
-
-@contextlib.contextmanager
-def _progress(census: Census, hidden: bool) -> Iterator[Callable[[ShardResult], None]]:
-    """A Rich progress bar over the census's rows on stderr, with rows/s and the time left
-    (hidden with --json or when stderr is not a terminal)."""
-    console = Console(stderr=True)
-    if hidden or not console.is_terminal:
-        yield lambda result: None
-        return
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TimeRemainingColumn,
-    )
-    from rich.text import Text
-
-    class Speed(ProgressColumn):
-        def render(self, task: Any) -> Text:
-            speed = task.finished_speed or task.speed
-            return Text("" if speed is None else f"{speed:,.0f} rows/s")
-
-    columns = (
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        Speed(),
-        TimeRemainingColumn(),
-    )
-    done = census.done_rows
-    described = f"{census.missing_count:,} of {census.shard_count:,} shards"
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(described, total=census.rows, completed=done)
-        yield lambda result: bar.advance(task, result.rows)
 
 
 def _report_repairs(census: Census) -> None:

@@ -3,9 +3,7 @@ rows on which a strategy is not optimal)."""
 
 from __future__ import annotations
 
-import contextlib
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import typer
@@ -14,7 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table as RichTable
 
-from ..errors import CoinrowError, MissingExtraError
+from ..errors import MissingExtraError
 from ..numbers import ValueSpec, format_value, parse_coins
 from ..refute import (
     MAX_KEPT,
@@ -30,31 +28,10 @@ from ..refute import (
 )
 from ..rules import Rules
 from ..strategies import get, names
-from ..tournament import MAX_COINS, MAX_ROWS, Progress, Tournament, TournamentResult
-from . import app, check_output_path, fail, print_json
+from ..tournament import MAX_COINS, MAX_ROWS, Tournament, TournamentResult
+from . import app, check_output_path, fail, print_json, progress_bar
 
 STRATEGY_HELP = f"Built-ins: {', '.join(names())}; or module:function."
-
-
-@contextlib.contextmanager
-def progress_bar(description: str, total: int, hidden: bool) -> Iterator[Progress]:
-    """A Rich progress bar on stderr (hidden with --json or when stderr is not a terminal);
-    yields a function that advances it."""
-    console = Console(stderr=True)
-    if hidden or not console.is_terminal:
-        yield lambda advance: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
-    columns = (
-        "{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as bar:
-        task = bar.add_task(description, total=total)
-        yield lambda advance: bar.advance(task, advance)
 
 
 @app.command("compare")
@@ -99,14 +76,10 @@ def compare_command(
 
     Both seat orders are played; reports win, tie and loss rates, mean margin and mean regret
     (points a strategy's own moves gave away against optimal play)."""
-    if not 1 <= games <= MAX_ROWS:
-        fail(f"--games must be 1 to {MAX_ROWS:,}, got {games:,}")
-    if not 1 <= n <= MAX_COINS:
-        fail(f"--n must be 1 to {MAX_COINS:,} coins, got {n:,}")
-    _check_float_range(values, n)
+    played = Tournament(strategies, games, n, values, seed, rules=Rules.parse(rules_text))
+    _check_float_range(played.spec, n)
     if plot is not None:
         _check_plot(plot)
-    played = Tournament(strategies, games, n, values, seed, rules=Rules.parse(rules_text))
     with progress_bar("Playing", games, as_json) as advance:
         try:
             for _ in played.play():
@@ -173,9 +146,9 @@ def _print_tournament(result: TournamentResult, console: Console) -> None:
 FLOAT_LIMIT = 1e300
 
 
-def _check_float_range(values: str, n: int) -> None:
+def _check_float_range(spec: ValueSpec, n: int) -> None:
     """Refuse coin values whose totals would overflow the tournament's float means."""
-    spec = ValueSpec.parse(values)
+    values = spec.text
     largest = max((abs(value) for value in spec.choices), default=max(-spec.low, spec.high))
     if largest * n > FLOAT_LIMIT:
         shown = values if len(values) <= 40 else f"{values[:20]}...{values[-10:]}"
@@ -287,14 +260,7 @@ def _check_one(strategy: str, text: str, rules: Rules) -> RefuteResult:
 def _search(
     strategy: str, alphabet: str, max_length: int, limit: int, quiet: bool, rules: Rules
 ) -> RefuteResult:
-    try:
-        values = parse_alphabet(alphabet)
-    except CoinrowError as error:
-        fail(f"--alphabet: {error}")
-    if max_length < 1:
-        fail(f"--max-length must be at least 1, got {max_length}")
-    if not 0 <= limit <= MAX_KEPT:
-        fail(f"--limit must be 0 to {MAX_KEPT:,} (0 counts them all), got {limit:,}")
+    values = parse_alphabet(alphabet)
     search = Search(strategy, values, max_length, limit, rules=rules)
     length = search.result.max_length
     if length < max_length:
