@@ -155,8 +155,9 @@ MAX_COINS = 100_000
 
 
 class Tournament:
-    """A tournament played one row at a time: :meth:`play` yields after each row, and
-    :attr:`result` always holds the results of the rows played so far.
+    """A tournament played one row at a time: :meth:`play` yields the rows finished since its
+    last yield (1, after each row; the number a ``progress`` callback gets, docs/architecture.md
+    "Long work"), and :attr:`result` always holds the results of the rows played so far.
 
     Every pair meets on the same rows. Each (pair, seat order) gets fresh strategy objects
     seeded from ``seed`` and the names, so results are reproducible and do not depend on which
@@ -164,8 +165,8 @@ class Tournament:
     (:func:`~coinrow.analysis.analyze`).
 
     >>> t = Tournament(["optimal", "greedy"], rows=3, n=4, seed=1)
-    >>> [row for row in t.play()], t.result.rows_played
-    ([0, 1, 2], 3)
+    >>> list(t.play()), t.result.rows_played
+    ([1, 1, 1], 3)
 
     Under other two-player ``rules`` (keyword-only; not ``reply:S``, whose second seat is
     fixed, nor ``players:P``) the strategies must play them
@@ -218,8 +219,8 @@ class Tournament:
         self.result = TournamentResult(names, rows, n, values, seed, pairs, rules=chosen)
 
     def play(self) -> Iterator[int]:
-        """Play the remaining rows, yielding each row's index once its games are counted
-        (per row: pairs x 2 games of O(n) strategy calls, plus an O(n) analysis each after
+        """Play the remaining rows, yielding 1 (the rows finished) once each row's games are
+        counted (per row: pairs x 2 games of O(n) strategy calls, plus an O(n) analysis each after
         one O(n^2) table for rows up to 512 coins, int rows up to 8000)."""
         result = self.result
         rng = random.Random(result.seed)
@@ -243,7 +244,7 @@ class Tournament:
                 for game in games:
                     pair.add(*game)
             result.rows_played += 1
-            yield row_index
+            yield 1
 
 
 def tournament(
@@ -270,9 +271,9 @@ def tournament(
     (40, 19, 4, 17, 0.0, 0.125)
     """
     played = Tournament(names, rows, n, values, seed, rules=rules)
-    for _ in played.play():
+    for finished in played.play():
         if progress is not None:
-            progress(1)
+            progress(finished)
     return played.result
 
 

@@ -82,8 +82,8 @@ def compare_command(
         _check_plot(plot)
     with progress_bar("Playing", games, as_json) as advance:
         try:
-            for _ in played.play():
-                advance(1)
+            for finished in played.play():
+                advance(finished)
         except KeyboardInterrupt:
             pass  # report the rows finished so far
     result = played.result
