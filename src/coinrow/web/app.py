@@ -633,58 +633,93 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
     def row_of(items: Any, limit: int) -> list[Value]:
         return read_row(items, limit, limits.coin_digits)
 
-    @app.post(
+    def api_post(
+        path: str, summary: str, response: Any, body: type[BaseModel], *, tag: str = "game"
+    ) -> Callable[[F], F]:
+        """Declare a POST endpoint of the API taking a ``body`` and answering ``response``."""
+        route = app.post(
+            path, summary=summary, response_model=response, responses=ERRORS, tags=[tag]
+        )
+
+        def declare(endpoint: F) -> F:
+            return route(_with_body(endpoint, body))
+
+        return declare
+
+    def api_get(
+        path: str, summary: str, response: Any, *, errors: bool = True, tag: str = "game"
+    ) -> Callable[[F], F]:
+        """Declare a GET endpoint of the API answering ``response`` (``errors``: and the
+        error responses)."""
+        return app.get(
+            path,
+            summary=summary,
+            response_model=response,
+            responses=ERRORS if errors else None,
+            tags=[tag],
+        )
+
+    def row_and_rules(
+        body: Any, limit: int, *, table: bool = False, check_plain: bool = True
+    ) -> tuple[list[Value], Rules]:
+        """The body's coins (at most ``limit``) and rules, refusing work estimated over the
+        request's time by :func:`check_variant_cost` (``check_plain``: also for the plain game,
+        whose ``solve`` and ``Table`` otherwise check their own cost) (O(n))."""
+        row, rules = row_of(body.coins, limit), Rules.parse(body.rules)
+        if check_plain or not rules.is_plain:
+            check_variant_cost(row, rules, table=table)
+        return row, rules
+
+    def row_and_line(body: Any) -> tuple[list[Value], str]:
+        """The body's coins (at most ``analyze_coins``) and the line of its ``moves`` (O(n))."""
+        row = row_of(body.coins, limits.analyze_coins)
+        return row, Game(row, body.moves).line
+
+    @api_post(
         "/api/solve",
-        summary="Solve a row",
-        response_model=models.SolveResponse | models.VariantSolveResponse,
-        responses=ERRORS,
-        tags=["game"],
+        "Solve a row",
+        models.SolveResponse | models.VariantSolveResponse,
+        bodies.solve,
     )
-    @_body(bodies.solve)
     def solve_endpoint(body: Any) -> JSONResponse:
         """Solve a row: exactly what ``coinrow solve --json`` prints (``--rules R``: the
         variant's JSON; the pizza adds ``starts``, the margin of each first slice). O(n) for
         the plain game, misere and stone-game-vii; O(n^2) (times K or P) for the others."""
-        row = row_of(body.coins, limits.solve_coins)
-        rules = Rules.parse(body.rules)
+        row, rules = row_and_rules(body, limits.solve_coins, check_plain=False)
         if rules.is_plain:
             solution = solve(row, max_seconds=request_seconds())
             return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
-        check_variant_cost(row, rules)
         return JSONResponse(solve_variant(row, rules).to_dict())
 
-    @app.post(
+    @api_post(
         "/api/table",
-        summary="Every subgame, as data and as the SVG triangle",
-        response_model=models.TableResponse | models.VariantTableResponse,
-        responses=ERRORS,
-        tags=["pictures"],
+        "Every subgame, as data and as the SVG triangle",
+        models.TableResponse | models.VariantTableResponse,
+        bodies.table,
+        tag="pictures",
     )
-    @_body(bodies.table)
     def table_endpoint(body: Any) -> JSONResponse:
         """Every subgame as data (``coinrow table --json``) and the SVG triangle. O(n^2).
         Other ``rules`` (interval variants) give ``coinrow table --rules R --json``, without
         the picture (``view`` and ``highlight`` are the plain game's): O(n^2), O(n^2 K) for
         ``take:K``."""
-        rules, view = Rules.parse(body.rules), check_view(body.view)
+        view = check_view(body.view)
+        row, rules = row_and_rules(body, limits.table_coins, table=True, check_plain=False)
         if not rules.is_plain:
-            row = row_of(body.coins, limits.table_coins)
-            check_variant_cost(row, rules, table=True)
             return JSONResponse(variant_table(row, rules).to_dict())
-        table = Table(row_of(body.coins, limits.table_coins), max_seconds=request_seconds())
+        table = Table(row, max_seconds=request_seconds())
         highlight = table.line if body.highlight == "best" else body.highlight or None
         data = table_data(table)
         data["svg"] = str(triangle(table, view=view, highlight=highlight))
         return JSONResponse(data)
 
-    @app.post(
+    @api_post(
         "/api/steps",
-        summary="The bottom-up fill and the memoised recursion, step by step",
-        response_model=models.StepsResponse,
-        responses=ERRORS,
-        tags=["pictures"],
+        "The bottom-up fill and the memoised recursion, step by step",
+        models.StepsResponse,
+        bodies.steps,
+        tag="pictures",
     )
-    @_body(bodies.steps)
     def steps_endpoint(body: Any) -> JSONResponse:
         """The bottom-up fill, cell by cell, and the memoised recursion's calls. O(n^2)."""
         row, seconds = row_of(body.coins, limits.steps_coins), request_seconds()
@@ -696,14 +731,12 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             }
         )
 
-    @app.post(
+    @api_post(
         "/api/move",
-        summary="The strategy's move, the best moves and the totals of a position",
-        response_model=models.MoveResponse,
-        responses=ERRORS,
-        tags=["game"],
+        "The strategy's move, the best moves and the totals of a position",
+        models.MoveResponse,
+        bodies.move,
     )
-    @_body(bodies.move)
     def move_endpoint(body: Any) -> JSONResponse:
         """The strategy's next move, the best moves and the totals after ``moves``.
 
@@ -722,14 +755,12 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         strategy = get(body.strategy, seed=seed, allow_user=False)  # never imports user code
         return JSONResponse(position_data(game, strategy))
 
-    @app.post(
+    @api_post(
         "/api/play",
-        summary="A game under any rules: the position, legal and optimal moves, totals",
-        response_model=models.PlayResponse,
-        responses=ERRORS,
-        tags=["game"],
+        "A game under any rules: the position, legal and optimal moves, totals",
+        models.PlayResponse,
+        bodies.play,
     )
-    @_body(bodies.play)
     def play_endpoint(body: Any) -> JSONResponse:
         """The position after ``moves`` under ``rules`` (``Game(coins, moves, rules=...)``):
         the mover's seat, every legal move and the coins it takes, the optimal moves (the
@@ -737,34 +768,20 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         from here. Stateless: send the whole game each time. O(n^2) for the interval variants
         (their table), O(n^2) (times P) for the pizza before its first slice, ``reply`` and
         ``players``."""
-        row = row_of(body.coins, limits.play_coins)
-        rules = Rules.parse(body.rules)
-        check_variant_cost(row, rules)
+        row, rules = row_and_rules(body, limits.play_coins)
         game = Game(row, body.moves, rules=rules)
         return JSONResponse(play_data(game, PlayValues(row, rules)))
 
-    @app.post(
-        "/api/analyze",
-        summary="Move-by-move analysis of a game",
-        response_model=models.AnalyzeResponse,
-        responses=ERRORS,
-        tags=["game"],
+    @api_post(
+        "/api/analyze", "Move-by-move analysis of a game", models.AnalyzeResponse, bodies.analyze
     )
-    @_body(bodies.analyze)
     def analyze_endpoint(body: Any) -> JSONResponse:
         """Move-by-move analysis of a game, finished or not (one game of ``coinrow analyze
         --json``). O(n^2) for rows up to 512 coins, and for int rows up to 8,000."""
-        row = row_of(body.coins, limits.analyze_coins)
-        line = Game(row, body.moves).line
+        row, line = row_and_line(body)
         return JSONResponse(analyze(row, line, max_seconds=request_seconds()).to_dict())
 
-    @app.get(
-        "/api/random",
-        summary="A random row",
-        response_model=models.RandomResponse,
-        responses=ERRORS,
-        tags=["game"],
-    )
+    @api_get("/api/random", "A random row", models.RandomResponse)
     def random_endpoint(
         n: int = Query(10, ge=1, le=limits.random_coins, description="Number of coins."),
         values: str = Query(
@@ -788,12 +805,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             {"n": n, "values": values, "seed": seed, "coins": [json_value(c) for c in coins]}
         )
 
-    @app.get(
-        "/api/strategies",
-        summary="The built-in strategies",
-        response_model=models.StrategiesResponse,
-        tags=["game"],
-    )
+    @api_get("/api/strategies", "The built-in strategies", models.StrategiesResponse, errors=False)
     def strategies_endpoint() -> JSONResponse:
         """The built-in strategies the computer can play (never user code). O(1)."""
         return JSONResponse(
@@ -805,29 +817,23 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             }
         )
 
-    @app.get(
-        "/api/limits",
-        summary="The server's limits",
-        response_model=models.LimitsResponse,
-        tags=["server"],
+    @api_get(
+        "/api/limits", "The server's limits", models.LimitsResponse, errors=False, tag="server"
     )
     def limits_endpoint() -> JSONResponse:
         """The server's limits. O(1)."""
         return JSONResponse(asdict(limits))
 
-    @app.post(
+    @api_post(
         "/api/review",
-        summary="A game's analysis and its evaluation after every move",
-        response_model=models.ReviewResponse,
-        responses=ERRORS,
-        tags=["game"],
+        "A game's analysis and its evaluation after every move",
+        models.ReviewResponse,
+        page_bodies.review,
     )
-    @_body(page_bodies.review)
     def review_endpoint(body: Any) -> JSONResponse:
         """The analysis of a game (as ``/api/analyze``) and, for its chart, each player's
         guaranteed total and the margin before the first move and after every move. O(n^2)."""
-        row = row_of(body.coins, limits.analyze_coins)
-        line = Game(row, body.moves).line
+        row, line = row_and_line(body)
         return JSONResponse(
             {
                 "analysis": analyze(row, line, max_seconds=request_seconds()).to_dict(),
@@ -838,14 +844,12 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             }
         )
 
-    @app.post(
+    @api_post(
         "/api/record",
-        summary="A game as a record in coinrow's text format",
-        response_model=models.RecordResponse,
-        responses=ERRORS,
-        tags=["game"],
+        "A game as a record in coinrow's text format",
+        models.RecordResponse,
+        page_bodies.record,
     )
-    @_body(page_bodies.record)
     def record_endpoint(body: Any) -> JSONResponse:
         """The record of a game (``Record.to_text``), with a ``players`` header if given and
         today's date (UTC). O(n)."""
@@ -855,14 +859,12 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             headers["players"] = body.players
         return JSONResponse({"text": Record(row, body.moves, headers).to_text()})
 
-    @app.post(
+    @api_post(
         "/api/record/read",
-        summary="Read a record (text format or JSON)",
-        response_model=models.RecordReadResponse,
-        responses=ERRORS,
-        tags=["game"],
+        "Read a record (text format or JSON)",
+        models.RecordReadResponse,
+        page_bodies.record_read,
     )
-    @_body(page_bodies.record_read)
     def record_read_endpoint(body: Any) -> JSONResponse:
         """The first record of a text (``load_records``); a text without a good record is
         refused with the reader's first error. O(len(text))."""
@@ -882,14 +884,12 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             }
         )
 
-    @app.post(
+    @api_post(
         "/api/duel",
-        summary="A whole game between two built-in strategies",
-        response_model=models.DuelResponse,
-        responses=ERRORS,
-        tags=["game"],
+        "A whole game between two built-in strategies",
+        models.DuelResponse,
+        page_bodies.duel,
     )
-    @_body(page_bodies.duel)
     def duel_endpoint(body: Any) -> JSONResponse:
         """``strategies.play``: the line and totals of a game between two built-ins (the page
         shows greedy and odd/even losing to perfect play this way). O(n^2)."""
@@ -913,11 +913,11 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
 
     levels_cache: list[dict[str, Any]] = []
 
-    @app.get(
+    @api_get(
         "/api/levels",
-        summary="The opponent levels and their measured strength",
-        response_model=models.LevelsResponse,
-        tags=["game"],
+        "The opponent levels and their measured strength",
+        models.LevelsResponse,
+        errors=False,
     )
     def levels_endpoint() -> JSONResponse:
         """The opponent levels, weakest first, each with its strength measured by play
@@ -927,12 +927,8 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
             levels_cache.extend(level_table())
         return JSONResponse({"levels": levels_cache})
 
-    @app.get(
-        "/api/puzzle",
-        summary="A puzzle: the daily one (by UTC date) or one by seed",
-        response_model=models.PuzzleResponse,
-        responses=ERRORS,
-        tags=["game"],
+    @api_get(
+        "/api/puzzle", "A puzzle: the daily one (by UTC date) or one by seed", models.PuzzleResponse
     )
     def puzzle_endpoint(
         date: Annotated[
@@ -1027,15 +1023,11 @@ class StaticCache:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def _body(model: type[BaseModel]) -> Callable[[F], F]:
-    """Declare an endpoint's ``body`` parameter as ``model`` (built at run time, with the
-    app's limits, so it cannot be written in the annotation)."""
-
-    def declare(endpoint: F) -> F:
-        endpoint.__annotations__ = {**endpoint.__annotations__, "body": model}
-        return endpoint
-
-    return declare
+def _with_body(endpoint: F, model: type[BaseModel]) -> F:
+    """``endpoint`` with its ``body`` parameter declared as ``model`` (built at run time, with
+    the app's limits, so it cannot be written in the annotation)."""
+    endpoint.__annotations__ = {**endpoint.__annotations__, "body": model}
+    return endpoint
 
 
 def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
