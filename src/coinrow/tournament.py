@@ -229,17 +229,13 @@ class Tournament:
         while result.rows_played < result.rows:
             row_index = result.rows_played
             coins = tuple(self.spec.row(result.n, rng))
-            if result.rules.is_plain:
-                subgames = Subgames(coins)
-                outcomes = [
-                    _meet(coins, subgames, pair, result.seed, row_index) for pair in result.pairs
-                ]
-            else:
-                values = play_values(coins, result.rules)
-                outcomes = [
-                    _meet_under(coins, values, pair, result.seed, row_index)
-                    for pair in result.pairs
-                ]
+            plain = result.rules.is_plain
+            subgames = Subgames(coins) if plain else None
+            values = None if plain else play_values(coins, result.rules)
+            outcomes = [
+                _meet(coins, pair, result.seed, row_index, subgames=subgames, values=values)
+                for pair in result.pairs
+            ]
             for pair, games in zip(result.pairs, outcomes, strict=True):
                 for game in games:
                     pair.add(*game)
@@ -278,41 +274,19 @@ def tournament(
 
 
 def _meet(
-    coins: tuple[Value, ...], subgames: Subgames, pair: PairResult, seed: int, row_index: int
+    coins: tuple[Value, ...],
+    pair: PairResult,
+    seed: int,
+    row_index: int,
+    *,
+    subgames: Subgames | None = None,
+    values: PlayValues | None = None,
 ) -> list[tuple[Value, Value, Value]]:
     """Both seat orders of one pair on one row: (margin, regret, opponent regret) for
-    ``pair.strategy``. Optimal players share the row's ``subgames``."""
-    games = []
-    for seat, (first, second) in enumerate(
-        ((pair.strategy, pair.opponent), (pair.opponent, pair.strategy))
-    ):
-        players = [
-            get(name, seed=_stable_seed(seed, row_index, pair.strategy, pair.opponent, seat, k))
-            for k, name in enumerate((first, second))
-        ]
-        for player in players:
-            if isinstance(player, Optimal):
-                player.attach(subgames)
-        game = play(coins, *players)
-        analysis = analyze(coins, game.line, subgames)
-        first_total, second_total = game.totals
-        with exact_arithmetic():
-            margin = first_total - second_total
-        regrets = (analysis.first.total_loss, analysis.second.total_loss)
-        if seat == 0:
-            games.append((margin, regrets[0], regrets[1]))
-        else:
-            games.append((-margin, regrets[1], regrets[0]))
-    return games
-
-
-def _meet_under(
-    coins: tuple[Value, ...], values: PlayValues, pair: PairResult, seed: int, row_index: int
-) -> list[tuple[Value, Value, Value]]:
-    """:func:`_meet` under other two-player rules: the margin in what the rules make the
-    players maximise, regret from the analysis under them; optimal players share
-    ``values``."""
-    rules = values.rules
+    ``pair.strategy``. Optimal players share the row's ``subgames`` in the plain game, or its
+    ``values`` under other two-player rules: there the margin is in what the rules make the
+    players maximise and regret comes from the analysis under them."""
+    rules = PLAIN if values is None else values.rules
     games = []
     for seat, (first, second) in enumerate(
         ((pair.strategy, pair.opponent), (pair.opponent, pair.strategy))
@@ -326,10 +300,12 @@ def _meet_under(
             for k, name in enumerate((first, second))
         ]
         for player in players:
-            if isinstance(player, Optimal):
+            if isinstance(player, Optimal) and values is not None:
                 player.attach_values(values)
+            elif isinstance(player, Optimal) and subgames is not None:
+                player.attach(subgames)
         game = play(coins, *players, rules=rules)
-        analysis = analyze(coins, game.moves, rules=rules, values=values)
+        analysis = analyze(coins, game.moves, subgames, rules=rules, values=values)
         first_total, second_total = game.totals
         with exact_arithmetic():
             margin = first_total - second_total

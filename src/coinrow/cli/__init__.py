@@ -14,7 +14,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -51,6 +51,18 @@ FileOption = Annotated[
         "an empty file is an error.",
     ),
 ]
+
+
+def json_option(help: str = "Print the solution as JSON.") -> Any:
+    """The ``--json`` flag (off by default) of a command that prints results; ``help`` names
+    the keys the command prints."""
+    return typer.Option(False, "--json", help=help)
+
+
+def rules_option(help: str, *, default: str | None = "plain", short: bool = True) -> Any:
+    """The ``--rules`` option (also ``-r`` unless ``short`` is false) that names the rules of
+    the game (:meth:`coinrow.rules.Rules.parse`); ``help`` lists those the command takes."""
+    return typer.Option(default, *(("--rules", "-r") if short else ("--rules",)), help=help)
 
 
 def _version(value: bool) -> None:
@@ -238,6 +250,18 @@ def progress_bar(
     with Progress(*columns, TimeRemainingColumn(), console=console, transient=True) as bar:
         task = bar.add_task(description, total=total, completed=completed)
         yield lambda advance: bar.advance(task, advance)
+
+
+def run_steps(steps: Iterable[int], description: str, total: int, hidden: bool) -> None:
+    """Drive a library step generator (it yields the items finished since its last yield, as
+    :meth:`coinrow.tournament.Tournament.play` and :meth:`coinrow.refute.Search.run` do) with
+    :func:`progress_bar`; Ctrl-C stops it, and the caller reports what was finished so far."""
+    with progress_bar(description, total, hidden) as advance:
+        try:
+            for finished in steps:
+                advance(finished)
+        except KeyboardInterrupt:
+            pass  # the library's result holds the steps finished before it
 
 
 def print_json(data: Any) -> None:

@@ -36,7 +36,7 @@ from ..benchmark import (
     reduction_vs_textbook,
     table_vs_numpy,
 )
-from . import app, fail, print_json
+from . import app, fail, json_option, print_json
 
 #: What --quick sets, for every option not given explicitly.
 QUICK = {
@@ -115,7 +115,7 @@ def bench_command(
         help="Tiny sizes and one run (seconds in all: checks the command, not speed) for every "
         "option not given explicitly; explicit --sizes, --repeat... are kept.",
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print the results as JSON."),
+    as_json: bool = json_option("Print the results as JSON."),
 ) -> None:
     """Time every engine and print the ratios that matter, measured side by side.
 
@@ -194,6 +194,25 @@ def bench_command(
         raise typer.Exit(130)
 
 
+#: The sentence printed after the tables for each measurement that has one.
+NOTES: dict[str, Callable[[dict[str, Any]], str]] = {
+    "reduction_vs_textbook": lambda data: (
+        f"Pure-Python reduction: {data['python_reduction_seconds']:.6f} s, "
+        f"{data['python_ratio']:,.0f} x faster than the textbook DP."
+    ),
+    "table": lambda data: (
+        f"Table kernel: {data['subgames_per_second']:,.0f} subgames/s. First touch of "
+        f"fresh arrays for its {data['subgames']:,} subgames: "
+        f"{data['allocation_seconds']:.6f} s alone; allocation and fill together as "
+        f"Table does it: {data['fresh_seconds']:.6f} s (ratio {data['ratio_fresh']:.2f})."
+    ),
+    "large_table": lambda data: (
+        f"Table of {data['n']:,} coins ({data['subgames']:,} subgames, "
+        f"{data['bytes'] / 2**30:.2f} GiB): {data['seconds']:.2f} s."
+    ),
+}
+
+
 def print_bench(results: dict[str, Any], console: Console) -> None:
     """Rich tables of the results (whatever was measured)."""
     if "engines" in results:
@@ -246,25 +265,8 @@ def print_bench(results: dict[str, Any], console: Console) -> None:
                 f"{data['ratio']:,.2f}",
             )
     console.print(ratios)
-    if results.get("reduction_vs_textbook"):
-        data = results["reduction_vs_textbook"]
-        console.print(
-            f"Pure-Python reduction: {data['python_reduction_seconds']:.6f} s, "
-            f"{data['python_ratio']:,.0f} x faster than the textbook DP."
-        )
-    if results.get("table"):
-        data = results["table"]
-        console.print(
-            f"Table kernel: {data['subgames_per_second']:,.0f} subgames/s. First touch of "
-            f"fresh arrays for its {data['subgames']:,} subgames: "
-            f"{data['allocation_seconds']:.6f} s alone; allocation and fill together as "
-            f"Table does it: {data['fresh_seconds']:.6f} s (ratio {data['ratio_fresh']:.2f})."
-        )
-    if results.get("large_table"):
-        data = results["large_table"]
-        console.print(
-            f"Table of {data['n']:,} coins ({data['subgames']:,} subgames, "
-            f"{data['bytes'] / 2**30:.2f} GiB): {data['seconds']:.2f} s."
-        )
+    for key, note in NOTES.items():
+        if results.get(key):
+            console.print(note(results[key]))
     if results.get("interrupted"):
         console.print("Interrupted: the figures above are the ones measured so far.")

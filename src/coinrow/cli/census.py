@@ -15,7 +15,7 @@ from rich.table import Table as RichTable
 
 from ..numbers import format_value
 from ..strategies import names
-from . import app, check_output_path, fail, print_json, progress_bar
+from . import app, check_output_path, fail, json_option, print_json, progress_bar, rules_option
 
 if TYPE_CHECKING:
     from ..census import Census, CensusResult, Family
@@ -91,17 +91,14 @@ def census_command(
     plot: Path | None = typer.Option(
         None, "--plot", help="Draw the margin histogram (and optimality rates) to this image."
     ),
-    rules: str = typer.Option(
-        "plain",
-        "--rules",
-        help="The rules of the game: plain, circular (the pizza: smallest first-player "
+    rules: str = rules_option(
+        "The rules of the game: plain, circular (the pizza: smallest first-player "
         "share, 4/9 checked), misere, stone-game-vii, take:K, take:any, both-ends, "
         "reply:STRATEGY. Strategies and --rows are for the plain game.",
+        short=False,
     ),
-    as_json: bool = typer.Option(
-        False,
-        "--json",
-        help="Print JSON: family, rows, outcomes {first, tie, second}, margin_histogram "
+    as_json: bool = json_option(
+        "Print JSON: family, rows, outcomes {first, tie, second}, margin_histogram "
         '{"<margin>": rows}, first_moves {L, R, LR}, strategies {name: {optimal, '
         "optimal_rate, counterexamples, regret_total, mean_regret, worst_regret, examples}}, "
         "shards {total, computed, reused, recomputed, ignored_lines}, seconds, "

@@ -21,7 +21,7 @@ from ..checking.grading import (
     student_html,
 )
 from ..numbers import Value, format_value
-from . import app, fail, print_json
+from . import app, fail, json_option, print_json
 
 #: Longest failing row whose triangle is printed.
 TRIANGLE_LIMIT = 24
@@ -40,7 +40,7 @@ def check_command(
         help=f"What the function returns: {', '.join(ANSWERS)} (default: from its name, "
         "else total).",
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print the result as JSON."),
+    as_json: bool = json_option("Print the result as JSON."),
     budget: float = typer.Option(60.0, "--budget", help="Seconds for the whole check."),
     time_limit: float = typer.Option(2.0, "--time-limit", help="Seconds per call."),
     memory: int = typer.Option(1024, "--memory", help="MiB the solver's process may add."),

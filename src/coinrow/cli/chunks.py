@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from . import app, print_json
+from . import app, json_option, print_json
 
 
 @app.command("solve-chunks")
@@ -26,7 +26,7 @@ def solve_chunks_command(
     workers: int | None = typer.Option(
         None, "--workers", min=1, help="Worker processes of a local cluster (default: cores)."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
+    as_json: bool = json_option(),
 ) -> None:
     """Solve a row too large for one machine's memory, chunk by chunk on a Dask cluster.
 

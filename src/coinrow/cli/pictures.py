@@ -21,8 +21,10 @@ from . import (
     app,
     check_output_path,
     fail,
+    json_option,
     print_json,
     read_coins,
+    rules_option,
     size_text,
 )
 
@@ -65,20 +67,15 @@ def table_command(
         None, "--html", help="Write a standalone HTML page with the diagram to FILE."
     ),
     size: int | None = typer.Option(None, "--size", help="SVG width in pixels."),
-    rules: str = typer.Option(
-        "plain",
-        "--rules",
-        "-r",
-        help="The rules of the game: plain, misere, stone-game-vii, take:K, take:any or "
+    rules: str = rules_option(
+        "The rules of the game: plain, misere, stone-game-vii, take:K, take:any or "
         "both-ends (the rules with a table of subgames; docs/variants.md). Under other rules "
         "than plain each cell shows the mover's margin in what the rules score (--view total: "
         "the coins the mover takes) and its optimal moves (L2, B); --highlight takes a line "
         "of the rules' moves such as 'L2 R1'.",
     ),
-    as_json: bool = typer.Option(
-        False,
-        "--json",
-        help="Print JSON: coins, first_total, second_total, margin, and cells, a list "
+    as_json: bool = json_option(
+        "Print JSON: coins, first_total, second_total, margin, and cells, a list "
         "of {i, j, value, margin, moves, player} (0-based i..j, value = the mover's best total). "
         f"At most {JSON_LIMIT} coins, and output estimated under {MAX_OUTPUT_BYTES // 2**20} MiB.",
     ),
@@ -197,14 +194,7 @@ def print_variant_triangle(table: IntervalTable, view: str, line: str | None) ->
     """Print a variant's text triangle, refusing when a terminal is too narrow for it."""
     from ..text import variant_columns, variant_triangle
 
-    needed = variant_columns(table, view)
-    terminal = sys.stdout.isatty()
-    console = Console(width=None if terminal else max(needed, 100), highlight=False)
-    if terminal and needed > console.width:
-        fail(
-            f"the triangle needs {needed} columns but the terminal has {console.width}; "
-            "widen it, or use --svg FILE or --html FILE"
-        )
+    console = _console_for(variant_columns(table, view))
     console.print(variant_triangle(table, view, line), soft_wrap=True)
 
 
@@ -270,6 +260,13 @@ def print_triangle(table: Table, view: View, line: str | None) -> None:
             f"the triangle needs {needed:,} columns, over the {MAX_TEXT_COLUMNS:,} a text "
             "picture prints; use --svg FILE or --html FILE"
         )
+    console = _console_for(needed)
+    console.print(text_triangle(table, view=view, highlight=line), soft_wrap=True)
+
+
+def _console_for(needed: int) -> Console:
+    """The console a text triangle ``needed`` columns wide prints on: a terminal's width (the
+    command stops when it is narrower), else at least ``needed`` columns."""
     terminal = sys.stdout.isatty()
     console = Console(width=None if terminal else max(needed, 100), highlight=False)
     if terminal and needed > console.width:
@@ -277,7 +274,7 @@ def print_triangle(table: Table, view: View, line: str | None) -> None:
             f"the triangle needs {needed} columns but the terminal has {console.width}; "
             "widen it, or use --svg FILE or --html FILE"
         )
-    console.print(text_triangle(table, view=view, highlight=line), soft_wrap=True)
+    return console
 
 
 def _page_title(table: Table) -> str:

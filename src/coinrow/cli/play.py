@@ -24,7 +24,16 @@ from ..record import Record, RecordsRead, append_record, load_records
 from ..rules import Rules
 from ..strategies import Strategy, get, play_values
 from ..subgames import Subgames
-from . import _stdin_bytes, app, check_output_path, fail, print_json, read_coins
+from . import (
+    _stdin_bytes,
+    app,
+    check_output_path,
+    fail,
+    json_option,
+    print_json,
+    read_coins,
+    rules_option,
+)
 
 #: Most coins the board shows; longer rows show both ends and elide the middle.
 BOARD_WIDTH = 24
@@ -87,7 +96,7 @@ def play_command(
         "rules optimal, greedy or random; under reply:S it is S).",
     ),
     first: bool = typer.Option(True, "--first/--second", help="You move first, or second."),
-    rules_text: str = typer.Option("plain", "--rules", "-r", help=RULES_HELP),
+    rules_text: str = rules_option(RULES_HELP),
     save: Path | None = typer.Option(
         None,
         "--save",
@@ -95,9 +104,7 @@ def play_command(
         "before the game starts).",
     ),
     name: str = typer.Option("you", "--name", help="Your name in the saved record."),
-    as_json: bool = typer.Option(
-        False, "--json", help="Board on stderr; print the record and analysis as JSON."
-    ),
+    as_json: bool = json_option("Board on stderr; print the record and analysis as JSON."),
 ) -> None:
     """Play a row against the computer.
 
@@ -424,21 +431,17 @@ def analyze_command(
     skip_bad: bool = typer.Option(
         False, "--skip-bad", help="Warn about malformed records and analyse the others."
     ),
-    as_json: bool = typer.Option(
-        False,
-        "--json",
-        help='Print JSON: {"games": [...]}, one object per record with headers, coins, line, '
+    as_json: bool = json_option(
+        'Print JSON: {"games": [...]}, one object per record with headers, coins, line, '
         "finished, moves (step, player, move, coin, best_moves, guaranteed_before, "
         "guaranteed_after, loss, label, first_total, second_total) and summary (first, "
         "second: player, moves, total_loss, accuracy, labels, guaranteed_start, final_total). "
         "Under other rules also rules, every move's totals, and a summary per seat.",
     ),
-    rules_text: str | None = typer.Option(
-        None,
-        "--rules",
-        "-r",
-        help="The rules of records without a '# rules:' header (default plain): "
+    rules_text: str | None = rules_option(
+        "The rules of records without a '# rules:' header (default plain): "
         + RULES_HELP.partition(": ")[2],
+        default=None,
     ),
 ) -> None:
     """Analyse recorded games move by move.

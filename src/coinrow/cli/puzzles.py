@@ -7,7 +7,7 @@ import datetime
 import typer
 
 from ..puzzles import daily_puzzle, puzzles
-from . import app, fail, print_json
+from . import app, fail, json_option, print_json
 
 
 @app.command("puzzles")
@@ -18,7 +18,7 @@ def puzzles_command(
     date: str | None = typer.Option(
         None, "--date", metavar="YYYY-MM-DD", help="The daily puzzle of this day (with --daily)."
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON: a list of puzzles."),
+    as_json: bool = json_option("Print JSON: a list of puzzles."),
 ) -> None:
     """Puzzles: find the best move where the larger end coin or the odd/even rule loses.
 

@@ -26,9 +26,11 @@ from . import (
     check_engine_time,
     check_output_path,
     fail,
+    json_option,
     print_json,
     read_coins,
     read_row,
+    rules_option,
 )
 
 #: Longest row whose transcript is printed move by move.
@@ -52,12 +54,9 @@ def solve_command(
         help=f"One of: {', '.join(ENGINES)}. A run estimated to take over a minute (the O(n^2) "
         "engines on long rows) is refused up front.",
     ),
-    as_json: bool = typer.Option(False, "--json", help="Print the solution as JSON."),
-    rules: str = typer.Option(
-        "plain",
-        "--rules",
-        "-r",
-        help="The rules of the game: plain, circular, misere, stone-game-vii, take:K, "
+    as_json: bool = json_option(),
+    rules: str = rules_option(
+        "The rules of the game: plain, circular, misere, stone-game-vii, take:K, "
         "take:any, both-ends, reply:STRATEGY, players:P[:left|:right|:spite] (docs/variants.md).",
     ),
     full: bool = typer.Option(

@@ -29,7 +29,7 @@ from ..refute import (
 from ..rules import Rules
 from ..strategies import get, names
 from ..tournament import MAX_COINS, MAX_ROWS, Tournament, TournamentResult
-from . import app, check_output_path, fail, print_json, progress_bar
+from . import app, check_output_path, fail, json_option, print_json, rules_option, run_steps
 
 STRATEGY_HELP = f"Built-ins: {', '.join(names())}; or module:function."
 
@@ -56,19 +56,14 @@ def compare_command(
         help="Also draw each strategy's win/tie/loss rates to this image file (.png, .svg or "
         ".pdf; needs the plot extra, matplotlib). Checked before the tournament starts.",
     ),
-    as_json: bool = typer.Option(
-        False,
-        "--json",
-        help="Print JSON: strategies, rows, games_per_pair, n, values, seed, interrupted, pairs "
+    as_json: bool = json_option(
+        "Print JSON: strategies, rows, games_per_pair, n, values, seed, interrupted, pairs "
         "(strategy, opponent, games, wins, ties, losses, win_rate, tie_rate, loss_rate, "
         "mean_margin, mean_regret, opponent_mean_regret) and standings (the same per strategy); "
         "under other rules also rules.",
     ),
-    rules_text: str = typer.Option(
-        "plain",
-        "--rules",
-        "-r",
-        help="The rules of the games: plain, circular, misere, stone-game-vii, take:K, "
+    rules_text: str = rules_option(
+        "The rules of the games: plain, circular, misere, stone-game-vii, take:K, "
         "take:any, both-ends (two seats that both choose; docs/variants.md).",
     ),
 ) -> None:
@@ -80,12 +75,7 @@ def compare_command(
     _check_float_range(played.spec, n)
     if plot is not None:
         _check_plot(plot)
-    with progress_bar("Playing", games, as_json) as advance:
-        try:
-            for finished in played.play():
-                advance(finished)
-        except KeyboardInterrupt:
-            pass  # report the rows finished so far
+    run_steps(played.play(), "Playing", games, as_json)
     result = played.result
     if result.interrupted:
         sys.stderr.write(f"coinrow: interrupted: results of the first {result.rows_played} rows\n")
@@ -204,18 +194,13 @@ def refute_command(
     row: str | None = typer.Option(
         None, "--row", help="Check this one row (e.g. 2,1,2,3,3,3) instead of searching."
     ),
-    rules_text: str = typer.Option(
-        "plain",
-        "--rules",
-        "-r",
-        help="The rules of the game (docs/variants.md); under other rules than plain the "
+    rules_text: str = rules_option(
+        "The rules of the game (docs/variants.md); under other rules than plain the "
         "strategy plays the first seat, the search runs through Python, and the opponents "
         "make only optimal moves.",
     ),
-    as_json: bool = typer.Option(
-        False,
-        "--json",
-        help="Print JSON: strategy, searched (rows tried), found (counterexamples counted), "
+    as_json: bool = json_option(
+        "Print JSON: strategy, searched (rows tried), found (counterexamples counted), "
         "counterexamples (the first ones kept: coins, "
         "strategy_total, optimal_total, loss, strategy_line, optimal_line), alphabet, "
         "max_length, requested_length, capped, interrupted.",
@@ -276,12 +261,7 @@ def _search(
             f"({rows_up_to(len(values), length):,} rows); {reason}\n"
         )
     total = rows_up_to(len(values), length)
-    with progress_bar(f"Searching {strategy}", total, quiet) as advance:
-        try:
-            for checked in search.run():
-                advance(checked)
-        except KeyboardInterrupt:
-            pass  # report what was found so far
+    run_steps(search.run(), f"Searching {strategy}", total, quiet)
     result = search.result
     if result.interrupted:
         sys.stderr.write(f"coinrow: interrupted after {result.searched:,} rows\n")
