@@ -51,6 +51,14 @@ class Marked(NamedTuple):
     cells: frozenset[tuple[int, int]]
     moves: frozenset[tuple[int, int, str]]
 
+    def played(self, i: int, j: int) -> list[str]:
+        """The highlighted moves played from cell ``(i, j)``, sorted (O(len(moves))).
+
+        >>> Marked(frozenset({(0, 2)}), frozenset({(0, 2, "L2")})).played(0, 2)
+        ['L2']
+        """
+        return sorted(move for lo, hi, move in self.moves if (lo, hi) == (i, j))
+
 
 def check_length(n: int) -> None:
     """Raise :class:`~coinrow.errors.RowTooLongError` when a picture of n coins would not be
@@ -317,6 +325,30 @@ def variant_cells(table: IntervalTable, view: str = "margin") -> list[VariantCel
             player: Player | None = ("first", "second")[(n - width) % 2] if single else None
             result.append(VariantCell(i, j, value, table.moves_of(i, j), player))
     return result
+
+
+class VariantPicture(NamedTuple):
+    """What a variant's triangle draws: the view, the highlighted line and every cell."""
+
+    view: View
+    marked: Marked
+    cells: list[VariantCell]
+
+
+def variant_picture(
+    table: IntervalTable, view: str = "margin", highlight: str | None = None
+) -> VariantPicture:
+    """The checked view, the highlighted line and the cells of a variant's triangle, as both
+    renderers draw them (O(n^2)); a bad view, a row over 40 coins or a bad line raises a
+    :class:`~coinrow.errors.CoinrowError`.
+
+    >>> picture = variant_picture(Table([1, 2, 3], rules="take:2"), highlight="best")
+    >>> picture.view, len(picture.cells), sorted(picture.marked.cells)
+    ('margin', 6, [(0, 0), (0, 2)])
+    """
+    chosen = variant_view(table, view)
+    check_length(len(table))
+    return VariantPicture(chosen, variant_marked(table, highlight), variant_cells(table, chosen))
 
 
 def variant_marked(table: IntervalTable, highlight: str | None) -> Marked:

@@ -22,7 +22,7 @@ Values are plotted as floats: a chart is a picture, not a result.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -57,6 +57,20 @@ def _new_figure(title: str, width: float = 8.0, height: float = 4.5) -> tuple[Fi
     axes = figure.add_subplot()
     axes.set_title(title)
     return figure, axes
+
+
+def _label(axes: Axes, ylabel: str, xlabel: str | None = None) -> None:
+    """Name the axes and draw the horizontal grid every chart has."""
+    if xlabel is not None:
+        axes.set_xlabel(xlabel)
+    axes.set_ylabel(ylabel)
+    axes.grid(axis="y", alpha=0.3)
+
+
+def _write(path: str | Path, draw: Callable[[], Figure]) -> Path:
+    """Check the suffix of ``path``, then draw the figure and write it there."""
+    target = _check_path(path)  # a bad name fails before any drawing
+    return save_figure(draw(), target)
 
 
 def save_figure(figure: Figure, path: str | Path) -> Path:
@@ -111,11 +125,10 @@ def grouped_bar_figure(
         offsets = [k - 0.4 + bar * (index + 0.5) for k in range(len(categories))]
         axes.bar(offsets, [float(value) for value in values], bar, label=name)
     axes.set_xticks(range(len(categories)), categories, rotation=30 if len(categories) > 6 else 0)
-    axes.set_ylabel(ylabel)
+    _label(axes, ylabel)
     axes.axhline(0, color="#444", linewidth=0.8)
     if series:
         axes.legend()
-    axes.grid(axis="y", alpha=0.3)
     return figure
 
 
@@ -134,8 +147,7 @@ def grouped_bar_chart(
     >>> grouped_bar_chart(out, "Wins", ["greedy", "parity"], {"vs table": [3, 5]}, "wins").name
     'wins.svg'
     """
-    target = _check_path(path)
-    return save_figure(grouped_bar_figure(title, categories, series, ylabel), target)
+    return _write(path, lambda: grouped_bar_figure(title, categories, series, ylabel))
 
 
 def histogram_figure(
@@ -157,9 +169,7 @@ def histogram_figure(
     chosen: Any = bins if bins is not None else integer_bins(numbers) or "auto"
     if numbers:
         axes.hist(numbers, bins=chosen, color="#1f5fbf", edgecolor="white")
-    axes.set_xlabel(xlabel)
-    axes.set_ylabel("count")
-    axes.grid(axis="y", alpha=0.3)
+    _label(axes, "count", xlabel)
     return figure
 
 
@@ -179,8 +189,7 @@ def histogram(
     >>> histogram(out, "Margins", [0, 1, 1, 2, 5], "margin").suffix
     '.png'
     """
-    target = _check_path(path)
-    return save_figure(histogram_figure(title, values, xlabel, bins), target)
+    return _write(path, lambda: histogram_figure(title, values, xlabel, bins))
 
 
 def integer_bins(numbers: Sequence[float], widest: int = 60) -> list[float] | None:
@@ -219,16 +228,13 @@ def census_figure(
         left, right = figure.subplots(1, 2, width_ratios=[3, 1 + 0.4 * len(rates)])
     margins = sorted(counts)
     left.bar(margins, [float(counts[m]) for m in margins], width=0.9, color="#1f5fbf")
-    left.set_xlabel("margin (first player's total minus the second's)")
-    left.set_ylabel("rows")
-    left.grid(axis="y", alpha=0.3)
+    _label(left, "rows", "margin (first player's total minus the second's)")
     if rates:
         names = list(rates)
         right.bar(range(len(names)), [float(rates[name]) for name in names], color="#2a9d4b")
         right.set_xticks(range(len(names)), names, rotation=30 if len(names) > 3 else 0)
         right.set_ylim(0, 1)
-        right.set_ylabel("share of rows with the optimal total")
-        right.grid(axis="y", alpha=0.3)
+        _label(right, "share of rows with the optimal total")
     return figure
 
 
@@ -246,5 +252,4 @@ def census_chart(
     >>> census_chart(out, "Rows of length 4", {0: 6, 1: 8, 2: 2}, {"greedy": 0.9375}).name
     'census.svg'
     """
-    target = _check_path(path)
-    return save_figure(census_figure(title, counts, rates), target)
+    return _write(path, lambda: census_figure(title, counts, rates))

@@ -22,6 +22,7 @@ from .diagram import (
     Cell,
     Highlight,
     Marked,
+    VariantCell,
     View,
     cells,
     check_view,
@@ -31,6 +32,7 @@ from .diagram import (
     summary,
     title,
     title_head,
+    variant_picture,
 )
 from .engines.table import Table
 from .errors import PictureError
@@ -168,6 +170,119 @@ def _move_arrow(layout: _Layout, i: int, j: int, move: str) -> Segment:
     return x + side * 0.1 * PITCH, y + 1, x + side * 0.36 * PITCH, y + GAP - 1  # any pitch
 
 
+def _scale(size: int | None, default: float, width: float) -> float:
+    """Pixels per unit of a picture ``width`` units wide drawn ``size`` (or ``default``) px."""
+    scale = (size if size is not None else default) / width
+    if scale <= 0:
+        raise PictureError(f"size must be a positive number of pixels, not {size}")
+    return scale
+
+
+def _start(
+    css_class: str, data: dict[str, str], width: float, words: tuple[str, str] | None = None
+) -> tuple[ET.Element, ET.Element]:
+    """The ``<svg>`` root with its ``data-*`` attributes (and, given ``words``, its title and
+    description, as an image), and its white background: height and size come at the end."""
+    accessible = {"role": "img"} if words else {}
+    root = ET.Element(
+        "svg",
+        {
+            "xmlns": "http://www.w3.org/2000/svg",
+            "class": css_class,
+            **data,
+            "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
+            **accessible,
+        },
+    )
+    if words:
+        heading, description = words
+        _element(root, "title").text = heading
+        _element(root, "desc").text = description
+    return root, _element(root, "rect", x=0, y=0, width=width, fill="white")
+
+
+def _set_height(
+    root: ET.Element, background: ET.Element, width: float, height: float, scale: float
+) -> None:
+    """Size the picture once its height is known."""
+    background.set("height", _fmt(height))
+    root.set("viewBox", f"0 0 {_fmt(width)} {_fmt(height)}")
+    root.set("width", _fmt(width * scale))
+    root.set("height", _fmt(height * scale))
+
+
+def _row_width(values: Iterable[object], coins: Sequence[object], n: int) -> tuple[float, float]:
+    """The pitch that fits the cells' ``values`` and the coins, and the picture's width."""
+    pitch = pitch_for([*map(format_value, values), *map(format_value, coins)], n)
+    return pitch, max(MIN_WIDTH, n * pitch + 2 * PAD)
+
+
+def _heading(
+    root: ET.Element, heading: str, words: str, width: float, wanted: float
+) -> tuple[ET.Element, float, float]:
+    """The legend group with a bold heading and the picture's sentence, each fitting
+    ``width``; returns the group, its font and the y of the sentence."""
+    room = width - 2 * PAD
+    font = min(wanted, room / (TEXT_EM * max(LEGEND_CHARACTERS, len(words))))
+    legend = _element(root, "g", class_="legend", font_size=font, fill="#222")
+    y = PAD + font
+    head_font = min(font, room / (BOLD_TEXT_EM * len(heading)))
+    _element(legend, "text", x=PAD, y=y, font_size=head_font, font_weight="bold").text = heading
+    y += 1.45 * font
+    _element(legend, "text", x=PAD, y=y).text = words
+    return legend, font, y
+
+
+def _key(legend: ET.Element, y: float, font: float, fill: str, words: str) -> None:
+    """A swatch outlined in the highlight colour and its words (the highlighted line, the best
+    first slice)."""
+    _element(legend, "rect", x=PAD, y=y - 0.8 * font, width=font, height=font, fill=fill,
+             stroke=HIGHLIGHT_COLOR, stroke_width=3)  # fmt: skip
+    _element(legend, "text", x=PAD + 1.4 * font, y=y).text = words
+
+
+def _player_keys(legend: ET.Element, y: float, font: float) -> None:
+    """Each player's swatch and words, side by side."""
+    x = PAD
+    for player in ("first", "second"):
+        words = f"{player} player to move"
+        color = PLAYER_COLORS[player]
+        _element(legend, "rect", x=x, y=y - 0.8 * font, width=font, height=font,
+                 fill=CELL_FILLS[player], stroke=color, stroke_width=2)  # fmt: skip
+        _element(legend, "text", x=x + 1.4 * font, y=y, fill=color).text = words
+        x += (1.4 + TEXT_EM * (len(words) + 3)) * font
+
+
+def _cell_box(
+    root: ET.Element, layout: _Layout, cell: Cell | VariantCell, words: str, lit: bool
+) -> tuple[ET.Element, str]:
+    """A cell's group (its ``data-*``, tooltip ``words``, box and number), coloured by whose
+    turn it is (grey when that depends on the line); returns the group and the colour."""
+    i, j = cell.i, cell.j
+    color = PLAYER_COLORS[cell.player] if cell.player else NEUTRAL_COLOR
+    attributes = {
+        "class": "cell",
+        "data-i": str(i),
+        "data-j": str(j),
+        "data-value": format_value(cell.value),
+        "data-moves": cell.moves,
+        "data-player": cell.player or "",
+    }
+    if lit:
+        attributes["data-highlight"] = "1"
+    group = ET.SubElement(root, "g", attributes)
+    _element(group, "title").text = words
+    x, y, box = layout.center(i, j), layout.box_top(i, j), layout.box_width
+    _element(group, "rect", x=x - box / 2, y=y, width=box, height=BOX_HEIGHT, rx=4,
+             fill=CELL_FILLS[cell.player] if cell.player else NEUTRAL_FILL,
+             stroke=HIGHLIGHT_COLOR if lit else color,
+             stroke_width=3.5 if lit else 1.2)  # fmt: skip
+    text, font = fit_text(format_value(cell.value), box - 6, LARGEST_FONT, SMALLEST_FONT)
+    _element(group, "text", x=x, y=y + BOX_HEIGHT / 2 + 0.35 * font, font_size=font,
+             text_anchor="middle", fill="#111").text = text  # fmt: skip
+    return group, color
+
+
 VIEW_WORDS = {
     "total": "Each cell: the most the player to move can get from the coins below it",
     "margin": "Each cell: the player to move's total minus the other's on the coins below it",
@@ -196,32 +311,14 @@ def triangle(
     marked = resolve_highlight(table, highlight)
     n = len(table)
     shown = cells(table, view)
-    pitch = pitch_for(
-        [format_value(c.value) for c in shown] + list(map(format_value, table.coins)), n
-    )
-    width = max(MIN_WIDTH, n * pitch + 2 * PAD)
-    scale = (size if size is not None else default_size(n, width)) / width
-    if scale <= 0:
-        raise PictureError(f"size must be a positive number of pixels, not {size}")
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "class": "coinrow-triangle",
-            "data-view": view,
-            "data-coins": str(n),
-            "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
-        },
-    )
-    background = _element(root, "rect", x=0, y=0, width=width, fill="white")
+    pitch, width = _row_width((c.value for c in shown), table.coins, n)
+    scale = _scale(size, default_size(n, width), width)
+    root, background = _start("coinrow-triangle", {"data-view": view, "data-coins": str(n)}, width)
     lines = _legend_lines(table, view, width, LEGEND_PX / scale)
     legend_bottom = _draw_legend(root, lines, bool(marked.cells))
     layout = _Layout(n, pitch, (width - n * pitch) / 2, legend_bottom + PAD)
     height = layout.coin_top() + COIN_HEIGHT + PAD if n else legend_bottom + PAD
-    background.set("height", _fmt(height))
-    root.set("viewBox", f"0 0 {_fmt(width)} {_fmt(height)}")
-    root.set("width", _fmt(width * scale))
-    root.set("height", _fmt(height * scale))
+    _set_height(root, background, width, height, scale)
     for cell in shown:
         _draw_cell(root, table, layout, cell, view, marked)
     _draw_coins(root, table, layout)
@@ -255,12 +352,7 @@ def _draw_legend(root: ET.Element, lines: list[tuple[str, float]], highlighted: 
         _element(legend, "text", x=PAD, y=y, font_size=size, **bold).text = text
     step = 1.45 * font
     y += step
-    x = PAD
-    for player, words in (("first", "first player to move"), ("second", "second player to move")):
-        _element(legend, "rect", x=x, y=y - 0.8 * font, width=font, height=font,
-                 fill=CELL_FILLS[player], stroke=PLAYER_COLORS[player], stroke_width=2)  # fmt: skip
-        _element(legend, "text", x=x + 1.4 * font, y=y, fill=PLAYER_COLORS[player]).text = words
-        x += (1.4 + TEXT_EM * (len(words) + 3)) * font
+    _player_keys(legend, y, font)
     y += step
     _arrow(legend, (PAD, y - 0.75 * font, PAD + 0.9 * font, y + 0.1 * font), "#222", 1.6)
     _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "take the left coin"
@@ -269,9 +361,7 @@ def _draw_legend(root: ET.Element, lines: list[tuple[str, float]], highlighted: 
     _element(legend, "text", x=x + 1.4 * font, y=y).text = "take the right coin"
     if highlighted:
         y += step
-        _element(legend, "rect", x=PAD, y=y - 0.8 * font, width=font, height=font, fill="none",
-                 stroke=HIGHLIGHT_COLOR, stroke_width=3)  # fmt: skip
-        _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "highlighted cells and moves"
+        _key(legend, y, font, "none", "highlighted cells and moves")
     return y + 0.4 * font
 
 
@@ -279,29 +369,8 @@ def _draw_cell(
     root: ET.Element, table: Table, layout: _Layout, cell: Cell, view: View, marked: Marked
 ) -> None:
     i, j = cell.i, cell.j
-    color = PLAYER_COLORS[cell.player]
-    attributes = {
-        "class": "cell",
-        "data-i": str(i),
-        "data-j": str(j),
-        "data-value": format_value(cell.value),
-        "data-moves": cell.moves,
-        "data-player": cell.player,
-    }
-    lit = (i, j) in marked.cells
-    if lit:
-        attributes["data-highlight"] = "1"
-    group = ET.SubElement(root, "g", attributes)
-    _element(group, "title").text = describe(table, cell, view)
-    x, y = layout.center(i, j), layout.box_top(i, j)
-    box = layout.box_width
-    _element(group, "rect", x=x - box / 2, y=y, width=box, height=BOX_HEIGHT, rx=4,
-             fill=CELL_FILLS[cell.player], stroke=HIGHLIGHT_COLOR if lit else color,
-             stroke_width=3.5 if lit else 1.2)  # fmt: skip
-    text, font = fit_text(format_value(cell.value), box - 6, LARGEST_FONT, SMALLEST_FONT)
-    label = _element(group, "text", x=x, y=y + BOX_HEIGHT / 2 + 0.35 * font, font_size=font,
-                     text_anchor="middle", fill="#111")  # fmt: skip
-    label.text = text
+    words = describe(table, cell, view)
+    group, color = _cell_box(root, layout, cell, words, (i, j) in marked.cells)
     if i == j:
         return
     for move in "LR":
@@ -439,106 +508,35 @@ def variant_triangle(
     >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="4" data-moves="R2"' in svg
     (10, True)
     """
-    from .diagram import (
-        VARIANT_VIEW_WORDS,
-        check_length,
-        describe_variant,
-        split_moves,
-        variant_cells,
-        variant_marked,
-        variant_title,
-        variant_view,
-    )
+    from .diagram import VARIANT_VIEW_WORDS, describe_variant, split_moves, variant_title
 
-    chosen = variant_view(table, view)
-    check_length(len(table))
-    marked = variant_marked(table, highlight)
+    chosen, marked, shown = variant_picture(table, view, highlight)
     n = len(table)
-    shown = variant_cells(table, chosen)
-    pitch = pitch_for(
-        [format_value(c.value) for c in shown] + list(map(format_value, table.coins)), n
-    )
-    width = max(MIN_WIDTH, n * pitch + 2 * PAD)
-    scale = (size if size is not None else default_size(n, width)) / width
-    if scale <= 0:
-        raise PictureError(f"size must be a positive number of pixels, not {size}")
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "class": "coinrow-triangle",
-            "data-view": chosen,
-            "data-rules": str(table.rules),
-            "data-coins": str(n),
-            "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
-            "role": "img",
-        },
-    )
+    pitch, width = _row_width((c.value for c in shown), table.coins, n)
+    scale = _scale(size, default_size(n, width), width)
     heading = variant_title(table)
     words = f"Each cell: {VARIANT_VIEW_WORDS[chosen]}; below it, every optimal move"
-    _element(root, "title").text = heading
-    _element(root, "desc").text = (
+    data = {"data-view": chosen, "data-rules": str(table.rules), "data-coins": str(n)}
+    root, background = _start("coinrow-triangle", data, width, (heading, (
         f"{words} (L2: take two coins from the left, B: both ends). The coins lie along the "
         "bottom; each cell stands above the coins of its subgame."
-    )
-    background = _element(root, "rect", x=0, y=0, width=width, fill="white")
-    font = min(
-        LEGEND_PX / scale, (width - 2 * PAD) / (TEXT_EM * max(LEGEND_CHARACTERS, len(words)))
-    )
-    legend = _element(root, "g", class_="legend", font_size=font, fill="#222")
-    y = PAD + font
-    head_font = min(font, (width - 2 * PAD) / (BOLD_TEXT_EM * len(heading)))
-    _element(legend, "text", x=PAD, y=y, font_size=head_font, font_weight="bold").text = heading
-    y += 1.45 * font
-    _element(legend, "text", x=PAD, y=y).text = words
-    single = table.rules.single_coin_moves
-    if single:
+    )))  # fmt: skip
+    legend, font, y = _heading(root, heading, words, width, LEGEND_PX / scale)
+    if table.rules.single_coin_moves:
         y += 1.45 * font
-        x = PAD
-        for player in ("first", "second"):
-            text = f"{player} player to move"
-            color, swatch = PLAYER_COLORS[player], CELL_FILLS[player]
-            _element(legend, "rect", x=x, y=y - 0.8 * font, width=font, height=font,
-                     fill=swatch, stroke=color, stroke_width=2)  # fmt: skip
-            _element(legend, "text", x=x + 1.4 * font, y=y, fill=color).text = text
-            x += (1.4 + TEXT_EM * (len(text) + 3)) * font
+        _player_keys(legend, y, font)
     if marked.cells:
         y += 1.45 * font
-        _element(legend, "rect", x=PAD, y=y - 0.8 * font, width=font, height=font, fill="none",
-                 stroke=HIGHLIGHT_COLOR, stroke_width=3)  # fmt: skip
-        _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "highlighted cells and moves"
+        _key(legend, y, font, "none", "highlighted cells and moves")
     layout = _Layout(n, pitch, (width - n * pitch) / 2, y + 0.4 * font + PAD)
     height = layout.coin_top() + COIN_HEIGHT + PAD if n else y + PAD
-    background.set("height", _fmt(height))
-    root.set("viewBox", f"0 0 {_fmt(width)} {_fmt(height)}")
-    root.set("width", _fmt(width * scale))
-    root.set("height", _fmt(height * scale))
-    box = layout.box_width
+    _set_height(root, background, width, height, scale)
     for cell in shown:
         i, j = cell.i, cell.j
-        color = PLAYER_COLORS[cell.player] if cell.player else NEUTRAL_COLOR
-        fill = CELL_FILLS[cell.player] if cell.player else NEUTRAL_FILL
-        attributes = {
-            "class": "cell",
-            "data-i": str(i),
-            "data-j": str(j),
-            "data-value": format_value(cell.value),
-            "data-moves": cell.moves,
-            "data-player": cell.player or "",
-        }
-        lit = (i, j) in marked.cells
-        if lit:
-            attributes["data-highlight"] = "1"
-        group = ET.SubElement(root, "g", attributes)
-        _element(group, "title").text = describe_variant(table, cell)
+        tip = describe_variant(table, cell)
+        group, color = _cell_box(root, layout, cell, tip, (i, j) in marked.cells)
         x, top = layout.center(i, j), layout.box_top(i, j)
-        _element(group, "rect", x=x - box / 2, y=top, width=box, height=BOX_HEIGHT, rx=4,
-                 fill=fill, stroke=HIGHLIGHT_COLOR if lit else color,
-                 stroke_width=3.5 if lit else 1.2)  # fmt: skip
-        text, size_ = fit_text(format_value(cell.value), box - 6, LARGEST_FONT, SMALLEST_FONT)
-        _element(group, "text", x=x, y=top + BOX_HEIGHT / 2 + 0.35 * size_, font_size=size_,
-                 text_anchor="middle", fill="#111").text = text  # fmt: skip
-        played = [move for (lo, hi, move) in marked.moves if (lo, hi) == (i, j)]
+        played = marked.played(i, j)
         mistake = played and played[0] not in split_moves(cell.moves)
         label = f"{cell.moves} ({played[0]}?)" if mistake else cell.moves
         moves, moves_font = fit_text(label, pitch - 2, MOVES_FONT, 6.0, TEXT_EM)
@@ -589,43 +587,18 @@ def ring(solution: VariantSolution, size: int | None = None) -> SvgDiagram:
     )
     words = "Each slice: its value; outside: the first player's margin when it is eaten first"
     width = 2 * (RING_RADIUS + 70)
-    scale = (size if size is not None else 480) / width
-    if scale <= 0:
-        raise PictureError(f"size must be a positive number of pixels, not {size}")
-    root = ET.Element(
-        "svg",
-        {
-            "xmlns": "http://www.w3.org/2000/svg",
-            "class": "coinrow-ring",
-            "data-rules": str(solution.rules),
-            "data-coins": str(n),
-            "font-family": "DejaVu Sans, Verdana, Arial, sans-serif",
-            "role": "img",
-        },
-    )
-    _element(root, "title").text = heading
-    _element(root, "desc").text = (
+    scale = _scale(size, 480, width)
+    data = {"data-rules": str(solution.rules), "data-coins": str(n)}
+    root, background = _start("coinrow-ring", data, width, (heading, (
         f"{words}. Slices are numbered clockwise from 0 at the top; after the first slice "
         "each player eats a slice next to the eaten part. Optimal first slices are outlined."
-    )
-    background = _element(root, "rect", x=0, y=0, width=width, fill="white")
-    font = min(LEGEND_PX / scale, (width - 2 * PAD) / (TEXT_EM * len(words)))
-    legend = _element(root, "g", class_="legend", font_size=font, fill="#222")
-    y = PAD + font
-    head_font = min(font, (width - 2 * PAD) / (BOLD_TEXT_EM * len(heading)))
-    _element(legend, "text", x=PAD, y=y, font_size=head_font, font_weight="bold").text = heading
+    )))  # fmt: skip
+    legend, font, y = _heading(root, heading, words, width, LEGEND_PX / scale)
     y += 1.45 * font
-    _element(legend, "text", x=PAD, y=y).text = words
-    y += 1.45 * font
-    _element(legend, "rect", x=PAD, y=y - 0.8 * font, width=font, height=font, fill=BEST_FILL,
-             stroke=HIGHLIGHT_COLOR, stroke_width=3)  # fmt: skip
-    _element(legend, "text", x=PAD + 1.4 * font, y=y).text = "optimal first slice"
+    _key(legend, y, font, BEST_FILL, "optimal first slice")
     cx, cy = width / 2, y + PAD + RING_RADIUS + 40
     height = cy + RING_RADIUS + 40 + PAD
-    background.set("height", _fmt(height))
-    root.set("viewBox", f"0 0 {_fmt(width)} {_fmt(height)}")
-    root.set("width", _fmt(width * scale))
-    root.set("height", _fmt(height * scale))
+    _set_height(root, background, width, height, scale)
     total = sum(solution.coins, 0 * solution.coins[0]) if n else 0
 
     def point(angle: float, radius: float) -> tuple[float, float]:

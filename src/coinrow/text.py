@@ -124,12 +124,11 @@ def triangle(
     for index, coin in enumerate(table.coins):
         text = format_value(coin)
         canvas.put(2 * n, index * width + (width - len(text)) // 2, text, "bold")
-    legend = [Text(title(table), style="bold"), Text(f"cells: {VIEW_WORDS[view]}; " + MOVE_LEGEND)]
-    players = Text()
-    players.append("blue: first player to move", style=PLAYER_STYLES["first"])
-    players.append(", ")
-    players.append("green: second player to move", style=PLAYER_STYLES["second"])
-    legend.append(players)
+    legend = [
+        Text(title(table), style="bold"),
+        Text(f"cells: {VIEW_WORDS[view]}; " + MOVE_LEGEND),
+        _players_legend(),
+    ]
     if marked.cells:
         legend.append(Text("reversed cells and orange arrows: the highlighted line",
                            style=HIGHLIGHT_STYLE))  # fmt: skip
@@ -143,6 +142,15 @@ VIEW_WORDS = {
     "first": "the first player's points from these coins",
 }
 MOVE_LEGEND = "↘ take the left coin, ↙ take the right coin"
+
+
+def _players_legend() -> Text:
+    """The legend line of the players' colours."""
+    players = Text()
+    players.append("blue: first player to move", style=PLAYER_STYLES["first"])
+    players.append(", ")
+    players.append("green: second player to move", style=PLAYER_STYLES["second"])
+    return players
 
 
 # --- variants -------------------------------------------------------------------------------
@@ -170,21 +178,10 @@ def variant_triangle(
     ------------
      1   2   3
     """
-    from .diagram import (
-        VARIANT_VIEW_WORDS,
-        check_length,
-        split_moves,
-        variant_cells,
-        variant_marked,
-        variant_title,
-        variant_view,
-    )
+    from .diagram import VARIANT_VIEW_WORDS, split_moves, variant_picture, variant_title
 
-    chosen = variant_view(table, view)
-    check_length(len(table))
-    marked = variant_marked(table, highlight)
+    chosen, marked, shown = variant_picture(table, view, highlight)
     n = len(table)
-    shown = variant_cells(table, chosen)
     width = variant_cell_width(table, chosen)
     lines_per_cell = 1 + max((len(_move_lines(c.moves, width)) for c in shown), default=0)
     canvas = _Canvas(lines_per_cell * n + 2, n * width)
@@ -197,7 +194,7 @@ def variant_triangle(
             style += " reverse"
         text = format_value(cell.value)
         canvas.put(row, left + (width - len(text)) // 2, text, style)
-        played = {move for lo, hi, move in marked.moves if (lo, hi) == (cell.i, cell.j)}
+        played = set(marked.played(cell.i, cell.j))
         optimal = set(split_moves(cell.moves))
         moves_style = HIGHLIGHT_STYLE if played & optimal else style.replace(" reverse", "")
         for offset, part in enumerate(_move_lines(cell.moves, width), start=1):
@@ -211,11 +208,7 @@ def variant_triangle(
         Text(f"cells: {VARIANT_VIEW_WORDS[chosen]}; under each, every optimal move"),
     ]
     if table.rules.single_coin_moves:
-        players = Text()
-        players.append("blue: first player to move", style=PLAYER_STYLES["first"])
-        players.append(", ")
-        players.append("green: second player to move", style=PLAYER_STYLES["second"])
-        legend.append(players)
+        legend.append(_players_legend())
     if marked.cells:
         legend.append(Text("reversed cells: the highlighted line", style=HIGHLIGHT_STYLE))
     return Text("\n").join([*legend, *(canvas.lines() if n else [])])

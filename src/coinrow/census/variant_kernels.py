@@ -198,6 +198,18 @@ def interval_solve(
     return margin, mask
 
 
+@njit(cache=True, inline="always")
+def _next_word(digits: Any, n: int, k: int) -> None:  # pragma: no cover - compiled
+    """Step the alphabet indices ``digits`` to the next row in lexicographic order (O(n))."""
+    position = n - 1
+    while position >= 0:
+        digits[position] += 1
+        if digits[position] < k:
+            break
+        digits[position] = 0
+        position -= 1
+
+
 @njit(cache=True)
 def interval_words(
     alphabet: Any,
@@ -227,13 +239,7 @@ def interval_words(
         shares = kind != STONE_GAME_VII
         largest = kind == MISERE
         _count(row, n, margin, index, largest, False, shares, hist, offset, counts, examples)
-        position = n - 1
-        while position >= 0:
-            digits[position] += 1
-            if digits[position] < k:
-                break
-            digits[position] = 0
-            position -= 1
+        _next_word(digits, n, k)
 
 
 @njit(cache=True)
@@ -284,13 +290,7 @@ def pizza_words(
             doubled[i] = alphabet[digits[i]]
             doubled[i + n] = doubled[i]
         _tally(doubled, n, index, current, following, hist, offset, counts, examples)
-        position = n - 1
-        while position >= 0:
-            digits[position] += 1
-            if digits[position] < k:
-                break
-            digits[position] = 0
-            position -= 1
+        _next_word(digits, n, k)
 
 
 @njit(cache=True)
