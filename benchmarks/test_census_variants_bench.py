@@ -4,7 +4,7 @@
 lengths ``COINROW_BENCH_VARIANT_N`` (default 10) and 15; and the census of every pizza of 15
 slices over {0, 1, 2} (14,348,907 rows), which finds the smallest share 4/9 (60 pizzas) and
 no pizza below it. docs/census.md lists measured figures; the census's estimates
-(:data:`coinrow.census.variants.PYTHON_COSTS`, ``COMPILED_COSTS``) come from them.
+(:data:`coinrow.census.variants.ROW_COSTS`) come from them.
 """
 
 from __future__ import annotations

@@ -35,27 +35,19 @@ FOUR_NINTHS = Fraction(4, 9)
 #: Rules a census takes besides the plain game's.
 CENSUS_KINDS = ("circular", "misere", "stone-game-vii", "take", "both-ends", "reply")
 
-#: What a row costs one core under each rules: (seconds per row, subgames per second), so a
-#: row of n coins takes seconds + :func:`row_work` / subgames. Through Python
-#: (solve_variant per row) per kind, and compiled (the pizza's kernels); fitted to the rows/s
-#: that benchmarks/test_census_variants_bench.py measured at 10 and 15 coins (CPU time;
-#: docs/census.md).
-PYTHON_COSTS = {
-    "circular": (3.7e-5, 4.8e6),
-    "misere": (2.1e-5, 2.5e6),
-    "stone-game-vii": (1.7e-5, 3.1e6),
-    "take": (4.9e-5, 4.2e6),
-    "both-ends": (3.4e-5, 2.4e6),
-    "reply": (1.6e-5, 7.1e6),
-}
-TAKE_ANY_COST = (3.0e-5, 3.6e6)
-COMPILED_COSTS = {
-    "circular": (1.6e-7, 2.9e9),
-    "misere": (7e-8, 1.0e9),
-    "stone-game-vii": (6e-8, 1.1e9),
-    "take": (6e-8, 3.4e8),
-    "take:any": (1.7e-7, 1.3e9),
-    "both-ends": (5.5e-8, 7e8),
+#: What a row costs one core under each rules, through Python (solve_variant per row) and
+#: compiled (census/variant_kernels.py; None: no compiled path): (seconds per row, subgames
+#: per second), so a row of n coins takes seconds + :func:`row_work` / subgames. Fitted to
+#: the rows/s that benchmarks/test_census_variants_bench.py measured at 10 and 15 coins (CPU
+#: time; docs/census.md). ``take:any`` is ``take`` with no bound.
+ROW_COSTS: dict[str, tuple[tuple[float, float], tuple[float, float] | None]] = {
+    "circular": ((3.7e-5, 4.8e6), (1.6e-7, 2.9e9)),
+    "misere": ((2.1e-5, 2.5e6), (7e-8, 1.0e9)),
+    "stone-game-vii": ((1.7e-5, 3.1e6), (6e-8, 1.1e9)),
+    "take": ((4.9e-5, 4.2e6), (6e-8, 3.4e8)),
+    "take:any": ((3.0e-5, 3.6e6), (1.7e-7, 1.3e9)),
+    "both-ends": ((3.4e-5, 2.4e6), (5.5e-8, 7e8)),
+    "reply": ((1.6e-5, 7.1e6), None),
 }
 
 #: Most seconds of one core a census through Python may need before it is refused (it can
@@ -157,22 +149,21 @@ def row_work(n: int, rules: Rules) -> int:
 
 def rows_per_second(family: Family, rules: Rules) -> float:
     """Rows per second of one core for the family's longest rows under the rules, from
-    :data:`PYTHON_COSTS` and :data:`COMPILED_COSTS` (O(1)).
+    :data:`ROW_COSTS` (O(1)).
 
     >>> round(rows_per_second(Words.of("0,1,2", 15), Rules.parse("circular")), -3)
     4209000.0
     """
     work = row_work(family.max_length, rules)
-    if compiled_path(family, rules):
-        any_take = rules.kind == "take" and rules.take is None
-        seconds, rate = COMPILED_COSTS["take:any" if any_take else rules.kind]
+    python, compiled = ROW_COSTS[
+        "take:any" if rules.kind == "take" and rules.take is None else rules.kind
+    ]
+    seconds, rate = python
+    if compiled is not None and compiled_path(family, rules):
+        seconds, rate = compiled
         n = family.max_length
         if rules.kind != "circular":  # the interval DP: take:any is O(n^3) compiled
             work = n * (n + 1) // 2 * (n if rules.take is None else min(rules.take, n))
-    elif rules.kind == "take" and rules.take is None:
-        seconds, rate = TAKE_ANY_COST
-    else:
-        seconds, rate = PYTHON_COSTS[rules.kind]
     return 1 / (seconds + work / rate)
 
 
