@@ -105,7 +105,7 @@ def kernels_warm(family: Family, rules: object = None) -> bool:
         from . import variant_kernels
 
         random = isinstance(family, RandomRows)
-        kernel: Any = variant_kernels.interval_rows if random else variant_kernels.interval_words
+        kernel: Any = variant_kernels.interval_census
         if chosen.kind == "circular":
             kernel = variant_kernels.pizza_rows if random else variant_kernels.pizza_words
         return kernels.cached(kernel)

@@ -211,10 +211,11 @@ def _next_word(digits: Any, n: int, k: int) -> None:  # pragma: no cover - compi
 
 
 @njit(cache=True)
-def interval_words(
+def interval_census(
     alphabet: Any,
-    n: int,
     first: Any,
+    rows: Any,
+    n: int,
     count: int,
     kind: int,
     take: int,
@@ -224,47 +225,25 @@ def interval_words(
     examples: Any,
     masks: Any,
 ) -> None:  # pragma: no cover - compiled; checked against the oracle by the tests
-    """``count`` rows of n coins over ``alphabet`` from the alphabet indices ``first``
-    under an interval variant (O(count * n^2), times K for take:K); ``masks`` gets each
-    row's optimal first moves."""
+    """``count`` rows of n coins under an interval variant (O(count * n^2), times K for
+    take:K): the rows of the 2-D int64 array ``rows`` when it has any, else the words over
+    ``alphabet`` in lexicographic order from the alphabet indices ``first``; ``masks`` gets
+    each row's optimal first moves."""
+    words = rows.shape[0] == 0
     digits = first.copy()
     k = len(alphabet)
     row = np.zeros(n, np.int64)
     table = np.zeros((n + 1, n + 1), np.int64)
     prefix = np.zeros(n + 1, np.int64)
+    shares = kind != STONE_GAME_VII
+    largest = kind == MISERE
     for index in range(count):
         for i in range(n):
-            row[i] = alphabet[digits[i]]
+            row[i] = alphabet[digits[i]] if words else rows[index, i]
         margin, masks[index] = interval_solve(row, n, kind, take, table, prefix)
-        shares = kind != STONE_GAME_VII
-        largest = kind == MISERE
         _count(row, n, margin, index, largest, False, shares, hist, offset, counts, examples)
-        _next_word(digits, n, k)
-
-
-@njit(cache=True)
-def interval_rows(
-    rows: Any,
-    kind: int,
-    take: int,
-    hist: Any,
-    offset: int,
-    counts: Any,
-    examples: Any,
-    masks: Any,
-) -> None:  # pragma: no cover - compiled; checked against the oracle by the tests
-    """Every row of a 2-D int64 array under an interval variant (O(rows * n^2))."""
-    count, n = rows.shape
-    row = np.zeros(n, np.int64)
-    table = np.zeros((n + 1, n + 1), np.int64)
-    prefix = np.zeros(n + 1, np.int64)
-    for index in range(count):
-        for i in range(n):
-            row[i] = rows[index, i]
-        margin, masks[index] = interval_solve(row, n, kind, take, table, prefix)
-        shares = kind != STONE_GAME_VII
-        largest = kind == MISERE
-        _count(row, n, margin, index, largest, False, shares, hist, offset, counts, examples)
+        if words:
+            _next_word(digits, n, k)
 
 
 @njit(cache=True)

@@ -432,18 +432,18 @@ def _compiled_shard(
     common = (hist, bound, counts, examples)
     if isinstance(family, RandomRows):
         rows = family.block(shard.first[0])
-        if rules.kind == "circular":
-            k.pizza_rows(rows, *common)
-        else:
-            k.interval_rows(rows, code, take, *common, masks)
+        alphabet = first = np.zeros(0, np.int64)
     else:
+        rows = np.zeros((0, 0), np.int64)
         alphabet = np.array(family.alphabet, np.int64)  # type: ignore[attr-defined]
         first = np.array(shard.first, np.int64)
-        walk = (alphabet, shard.length, first, shard.count)
-        if rules.kind == "circular":
-            k.pizza_words(*walk, *common)
-        else:
-            k.interval_words(*walk, code, take, *common, masks)
+    if rules.kind == "circular" and rows.shape[0]:
+        k.pizza_rows(rows, *common)
+    elif rules.kind == "circular":
+        k.pizza_words(alphabet, shard.length, first, shard.count, *common)
+    else:
+        source = (alphabet, first, rows, shard.length, shard.count)
+        k.interval_census(*source, code, take, *common, masks)
     if int(counts[k.ROWS]) != shard.count:  # pragma: no cover - a kernel bug, never data
         raise RuntimeError(f"shard {shard.key}: {int(counts[k.ROWS])} rows for {shard.count}")
     histogram = {int(m) - bound: int(hist[m]) for m in np.flatnonzero(hist)}
