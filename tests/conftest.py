@@ -8,6 +8,7 @@ import threading
 import time
 import warnings
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,3 +63,49 @@ def live_url() -> Iterator[str]:
     yield f"http://127.0.0.1:{port}/"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+def check_views_with_axe(
+    browser: Any,
+    url: str,
+    views: dict[str, tuple[str, str]],
+    *,
+    theme: str,
+    width: int,
+    folder: Path,
+    settle_ms: int = 0,
+) -> None:
+    """Open each view (address, selector that says it is ready) at ``width`` px in ``theme``,
+    run axe-core, keep a full-page screenshot in ``folder``, and assert no serious or critical
+    violation, no horizontal scroll and no page error (the axe tests of the page and of the
+    variants share it)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    context = browser.new_context(
+        color_scheme=theme, viewport={"width": width, "height": 740 if width == 360 else 900}
+    )
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.set_default_timeout(10_000)
+    axe = Axe()
+    found = {}
+    for view, (address, ready) in views.items():
+        page.goto(url + address)
+        page.wait_for_selector(ready)
+        if settle_ms:
+            page.wait_for_timeout(settle_ms)
+        result = axe.run(page)
+        bad = [
+            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+            for v in result.response["violations"]
+            if v["impact"] in ("serious", "critical")
+        ]
+        if bad:
+            found[view] = bad
+        assert page.evaluate("document.documentElement.scrollWidth") <= width, view
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(folder / f"web-{view}-{width}-{theme}.png"), full_page=True)
+    context.close()
+    assert found == {}
+    assert errors == []

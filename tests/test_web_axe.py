@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
+from conftest import CHROMIUM, check_views_with_axe
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),
@@ -37,34 +37,9 @@ VIEWS = {
 def test_every_view_passes_axe(
     browser: Any, live_url: str, theme: str, width: int, tmp_path: Path
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
     folder = Path(os.environ.get("COINROW_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    context = browser.new_context(
-        color_scheme=theme, viewport={"width": width, "height": 740 if width == 360 else 900}
+    # settle: let late answers (the triangle) land
+    check_views_with_axe(
+        browser, live_url, VIEWS, theme=theme, width=width, folder=folder, settle_ms=150
     )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(10_000)
-    axe = Axe()
-    found = {}
-    for view, (address, ready) in VIEWS.items():
-        page.goto(live_url + address)
-        page.wait_for_selector(ready)
-        page.wait_for_timeout(150)  # let late answers (the triangle) land
-        result = axe.run(page)
-        bad = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in result.response["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
-        if bad:
-            found[view] = bad
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, view
-        page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(folder / f"web-{view}-{width}-{theme}.png"), full_page=True)
-    context.close()
-    assert found == {}
-    assert errors == []

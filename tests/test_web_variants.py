@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
+from conftest import CHROMIUM, check_views_with_axe
 
 from coinrow import Table, solve
 from coinrow.engines.variants import circular_margins
@@ -183,33 +183,7 @@ PAGES = {
 def test_variant_views_pass_axe(
     browser: Any, live_url: str, theme: str, width: int, shots: Path
 ) -> None:
-    from axe_playwright_python.sync_playwright import Axe
-
-    context = browser.new_context(
-        color_scheme=theme, viewport={"width": width, "height": 740 if width == 360 else 900}
-    )
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_default_timeout(10_000)
-    axe = Axe()
-    found = {}
-    for name, (address, ready) in PAGES.items():
-        page.goto(live_url + address)
-        page.wait_for_selector(ready)
-        result = axe.run(page)
-        bad = [
-            (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
-            for v in result.response["violations"]
-            if v["impact"] in ("serious", "critical")
-        ]
-        if bad:
-            found[name] = bad
-        assert page.evaluate("document.documentElement.scrollWidth") <= width, name
-        page.screenshot(path=str(shots / f"web-{name}-{width}-{theme}.png"), full_page=True)
-    context.close()
-    assert found == {}
-    assert errors == []
+    check_views_with_axe(browser, live_url, PAGES, theme=theme, width=width, folder=shots)
 
 
 def variant_state(page: Any) -> str:
