@@ -152,12 +152,21 @@ function seatClass(seat) {
   return seat === 0 ? "first" : seat === 1 ? "second" : "other";
 }
 
+// Which optimal move a computer takes, in words: the engines' order for these rules.
+function moveOrder(data) {
+  if (data.players > 2) return "the tie-break's";
+  if (data.rules === "circular") return "the lowest-numbered slice first, then L before R";
+  if (data.rules.startsWith("take")) return "L before R, fewer coins first";
+  if (data.rules === "both-ends") return "in the order L, R, B";
+  return "L before R";
+}
+
 function render() {
   const data = game.data;
   const circular = data.rules === "circular";
   const mine = !data.finished && data.seat === game.seat;
   $("pv-about").textContent = `${data.players === 2 ? "The computer plays" : "The computers play"} `
-    + `perfectly under ${data.rules}, taking the first optimal move (${data.players > 2 ? "the tie-break's" : "in the order L, R, B, fewer coins first"}).`
+    + `perfectly under ${data.rules}, taking the first optimal move (${moveOrder(data)}).`
     + (data.rules === "reply:greedy" ? " The second seat is greedy (the larger end coin), not perfect play: it is the opponent the rules name." : "");
   // Scores
   const scores = $("pv-scores");
