@@ -360,6 +360,10 @@ def test_defects_9_10_11_history_long_rows_and_numbers(app_page: Any, live_url: 
     page.goto(live_url)
     enter(page, "0.1 1/3 5")
     page.wait_for_selector("#solve-result:not([hidden])")
+    # the first page's own answer may still be showing: wait for this row's
+    page.wait_for_function(
+        "document.querySelector('#solve-coins li')?.textContent.startsWith('0.1')"
+    )
     assert page.text_content("#solve-first") == "5.1"  # not 51/10
     assert page.locator("#solve-coins li").first.text_content().startswith("0.1")
     enter(page, f"{MINUS}2 3 1")  # the minus sign the page prints is read back
