@@ -140,7 +140,7 @@ def _fold_peaks(
             right = coins[np.uint64(index + 1)]
         else:
             right = sums_in[np.uint64(index + 2)] - sums_in[np.uint64(index + 1)]
-        peak = np.int64(left < middle) & np.int64(middle >= right)
+        peak = int(left < middle) & int(middle >= right)
         count += 1 - (peak | last_peak)
         total += middle * (1 - 2 * peak)  # a product, not a select: LLVM makes selects jumps
         sums[np.uint64(count + 1)] = total
