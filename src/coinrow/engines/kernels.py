@@ -94,7 +94,7 @@ def _push_entry(
 #: cheaper than another pass) or when a pass keeps more than 3/4 of its entries.
 FOLD_MIN_ENTRIES = 64
 #: At most this many fold passes over a chunk (random rows keep about 37% of the entries a pass).
-FOLD_MAX_PASSES = 6
+FOLD_MAX_PASSES = 8
 
 
 @njit(cache=True, nogil=True, inline="always")
