@@ -288,7 +288,9 @@ def test_compile_notice_from_the_cli_only(
     from coinrow.engines import kernels
     from coinrow.engines.dispatch import compile_notice
 
-    reduction.solve(np.arange(10, dtype=np.int64))  # compiled in this process: warm
+    # A row past one chunk runs the engine's kernels (a shorter one only reduce_whole), so
+    # they are compiled in this process: warm, whatever ran before on this worker.
+    reduction.solve(np.arange(reduction.CHUNK_LENGTH + 2, dtype=np.int64))
     assert kernels.cache_is_warm("reduction") and compile_notice(list(range(10))) is None
     assert compile_notice([1, 2, 3], "brute") is None  # no kernel
     assert main(["solve", "--json", "1", "2", "3"]) == 0
