@@ -98,6 +98,37 @@ def test_folded_stacks_equal_the_scans_stacks() -> None:
         assert kernel_stack(coins) == reduction.reduce_row(coins), coins
 
 
+def test_chunks_pushed_without_folds_give_the_same_stacks() -> None:
+    """After a chunk that folding did not pay for (sorted or constant), the next chunks are
+    pushed without folds until one is tried again (FOLD_SKIP_CHUNKS); every chunk's stack is
+    still the Python scan's of that chunk, through stretches that switch back and forth."""
+    from coinrow.engines.kernels import FOLD_SKIP_CHUNKS, reduce_chunks
+
+    rng = np.random.default_rng(11)
+    size = 300  # coins per chunk: several fold passes on random chunks
+    stretches = [
+        np.full(12 * size, 4),
+        rng.integers(-5, 6, 9 * size),
+        np.arange(10 * size),
+        rng.integers(0, 2, 3 * size),
+        np.arange(4 * size, 0, -1),
+        rng.integers(-(10**9), 10**9, 5 * size),
+    ]
+    coins = np.concatenate(stretches).astype(np.int64)
+    spans = [(lo, min(lo + size, coins.size)) for lo in range(0, coins.size, size)]
+    assert len(spans) > 3 * FOLD_SKIP_CHUNKS
+    table = np.array([(lo, hi, 0) for lo, hi in spans], np.int64)
+    values, starts = np.empty(coins.size + 2, np.int64), np.empty(coins.size + 2, np.int32)
+    stack = np.empty((len(spans), 4), np.int64)
+    reduce_chunks(coins, table, values, starts, stack, 0, len(spans))
+    for k, (lo, hi) in enumerate(spans):
+        begin, end = int(stack[k, 0]), int(stack[k, 1])
+        groups = np.diff([*starts[begin:end].tolist(), hi]).tolist()
+        chunk = coins[lo:hi].tolist()
+        assert (values[begin:end].tolist(), groups) == reduction.reduce_row(chunk), k
+        assert (stack[k, 2], stack[k, 3]) == (min(chunk), max(chunk))
+
+
 @given(st.lists(st.integers(-(2**40), 2**40), max_size=30))
 def test_every_kernel_matches_the_exact_engines(coins: list[int]) -> None:
     row = np.array(coins, dtype=np.int64)

@@ -95,6 +95,10 @@ def _push_entry(
 FOLD_MIN_ENTRIES = 64
 #: At most this many fold passes over a chunk (random rows keep about 37% of the entries a pass).
 FOLD_MAX_PASSES = 8
+#: After a chunk whose first fold pass kept more than 3/4 of its coins (a sorted or constant
+#: stretch: the pass costs more than it saves), this many chunks are pushed without folding
+#: before folding is tried again.
+FOLD_SKIP_CHUNKS = 7
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -166,18 +170,20 @@ def _reduce_span(
     spare: Array,
     spare_starts: Array,
     groups: bool,
-) -> tuple[int, int, int]:
+    fold: bool,
+) -> tuple[int, int, int, bool]:
     """Peak-reduce ``coins[lo:hi]`` onto the stack ``work[2:size]`` (group starts in
-    ``work_starts`` when ``groups``); returns (size, minimum, maximum), the minimum and
-    maximum of the coins (coin 0 for an empty span). Every work array holds hi - lo + 2.
+    ``work_starts`` when ``groups``); returns (size, minimum, maximum, folds paid), the
+    minimum and maximum of the coins (coin 0 for an empty span), and False when the first
+    fold pass kept more than 3/4 of the coins. Every work array holds hi - lo + 2.
 
-    Fold passes (:func:`_fold_peaks`) shrink the span first; the stack then merges what
-    they leave. The stack comes out the same as pushing every coin would give (tested on
+    When ``fold``, fold passes (:func:`_fold_peaks`) shrink the span first; the stack then
+    merges what they leave. The stack comes out the same as pushing every coin would give (tested on
     every row of up to 10 coins over {0, 1, 2} and on random rows), and the folds are peak
     merges, so ``docs/theory.md`` (Theorem 6.5) covers them. O(hi - lo).
     """
     size, top, second = 2, 0, 0
-    if hi - lo < 3:
+    if hi - lo < 3 or not fold:
         low = high = coins[lo] if hi > lo else coins[0]
         for index in range(lo, hi):
             low = min(low, coins[index])
@@ -185,14 +191,15 @@ def _reduce_span(
             size, top, second = _push_entry(
                 work, work_starts, 0, size, top, second, coins[index], index, groups
             )
-        return size, low, high
+        return size, low, high, True
     count = _fold_peaks(coins, sums, sum_starts, True, lo, hi, sums, sum_starts)
     span = coins[lo:hi]
     low = high = span[0]
     for index in range(span.shape[0]):  # own pass, after the fold: vectorised, from the cache
         low = min(low, span[index])
         high = max(high, span[index])
-    for _ in range(FOLD_MAX_PASSES - 1):
+    paid = 4 * count <= 3 * (hi - lo)
+    for _ in range(FOLD_MAX_PASSES - 1 if paid else 0):
         if count < FOLD_MIN_ENTRIES:
             break
         kept = _fold_peaks(coins, sums, sum_starts, False, 0, count, spare, spare_starts)
@@ -213,7 +220,7 @@ def _reduce_span(
             sum_starts[np.uint64(slot)],
             groups,
         )
-    return size, low, high
+    return size, low, high, paid
 
 
 @njit(cache=True, nogil=True)
@@ -243,8 +250,9 @@ def reduce_chunks(
     spare = np.empty(longest + 2, np.int64)
     spare_starts = np.empty(longest + 2, starts.dtype)
     position = cuts[first, 2] + 2
+    skip = 0  # chunks left to push without folding
     for chunk in range(first, stop):
-        size, low, high = _reduce_span(
+        size, low, high, paid = _reduce_span(
             coins,
             cuts[chunk, 0],
             cuts[chunk, 1],
@@ -255,7 +263,9 @@ def reduce_chunks(
             spare,
             spare_starts,
             True,
+            skip == 0,
         )
+        skip = max(skip - 1, 0) if paid else FOLD_SKIP_CHUNKS
         count = size - 2
         for slot in range(count):  # a loop: a slice assignment compiles a shape error's text
             values[position + slot] = work[2 + slot]
@@ -448,8 +458,8 @@ def reduce_whole(coins: Array) -> tuple[int, Array, int, int, int, int]:
     sum_starts = np.empty(n + 2, np.int32)
     spare = np.empty(n + 2, np.int64)
     spare_starts = np.empty(n + 2, np.int32)
-    size, low, high = _reduce_span(
-        coins, 0, n - 1, values, starts, sums, sum_starts, spare, spare_starts, True
+    size, low, high, _ = _reduce_span(
+        coins, 0, n - 1, values, starts, sums, sum_starts, spare, spare_starts, True, True
     )
     low, high = min(low, coins[n - 1]), max(high, coins[n - 1])
     before_last = _valley_margin(values, 2, size)
@@ -459,8 +469,8 @@ def reduce_whole(coins: Array) -> tuple[int, Array, int, int, int, int]:
     line = np.empty(n, np.uint8)
     fill_line(values, starts, size, n, line, 0, 0, n)
     best = _valley_margin(values, 2, size)
-    size, _, _ = _reduce_span(  # no groups: the margin after taking the left coin
-        coins, 1, n, values, starts, sums, sum_starts, spare, spare_starts, False
+    size, _, _, _ = _reduce_span(  # no groups: the margin after taking the left coin
+        coins, 1, n, values, starts, sums, sum_starts, spare, spare_starts, False, True
     )
     rest = _valley_margin(values, 2, size)
     return best, line, coins[0] - rest, coins[n - 1] - before_last, low, high
