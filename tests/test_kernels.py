@@ -100,9 +100,10 @@ def test_folded_stacks_equal_the_scans_stacks() -> None:
 
 def test_chunks_pushed_without_folds_give_the_same_stacks() -> None:
     """After a chunk that folding did not pay for (sorted or constant), the next chunks are
-    pushed without folds until one is tried again (FOLD_SKIP_CHUNKS); every chunk's stack is
-    still the Python scan's of that chunk, through stretches that switch back and forth."""
-    from coinrow.engines.kernels import FOLD_SKIP_CHUNKS, reduce_chunks
+    pushed without folds until one is tried again (FOLD_SKIP_BLOCKS); every chunk's stack is
+    still the Python scan's of that chunk, through stretches that switch back and forth; and
+    a span of several fold blocks (a chunk file on Dask) gives the scan's stack too."""
+    from coinrow.engines.kernels import FOLD_BLOCK, FOLD_SKIP_BLOCKS, reduce_chunks
 
     rng = np.random.default_rng(11)
     size = 300  # coins per chunk: several fold passes on random chunks
@@ -116,7 +117,7 @@ def test_chunks_pushed_without_folds_give_the_same_stacks() -> None:
     ]
     coins = np.concatenate(stretches).astype(np.int64)
     spans = [(lo, min(lo + size, coins.size)) for lo in range(0, coins.size, size)]
-    assert len(spans) > 3 * FOLD_SKIP_CHUNKS
+    assert len(spans) > 3 * FOLD_SKIP_BLOCKS
     table = np.array([(lo, hi, 0) for lo, hi in spans], np.int64)
     values, starts = np.empty(coins.size + 2, np.int64), np.empty(coins.size + 2, np.int32)
     stack = np.empty((len(spans), 4), np.int64)
@@ -127,6 +128,9 @@ def test_chunks_pushed_without_folds_give_the_same_stacks() -> None:
         chunk = coins[lo:hi].tolist()
         assert (values[begin:end].tolist(), groups) == reduction.reduce_row(chunk), k
         assert (stack[k, 2], stack[k, 3]) == (min(chunk), max(chunk))
+    long = np.concatenate([np.repeat(coins, 8), rng.integers(-9, 10, 2 * FOLD_BLOCK + 5)])
+    assert long.size > 3 * FOLD_BLOCK
+    assert kernel_stack(long.tolist()) == reduction.reduce_row(long.tolist())
 
 
 @given(st.lists(st.integers(-(2**40), 2**40), max_size=30))

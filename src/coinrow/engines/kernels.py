@@ -90,15 +90,18 @@ def _push_entry(
     return size + 1, entry, top
 
 
-#: Fold passes over a chunk stop when fewer entries than this are left (the stack is then
+#: Coins folded at a time: a longer span (a chunk file on Dask) is folded block by block
+#: onto one stack, so the fold arrays stay this long and in the core's cache.
+FOLD_BLOCK = 1 << 16
+#: Fold passes over a block stop when fewer entries than this are left (the stack is then
 #: cheaper than another pass) or when a pass keeps more than 3/4 of its entries.
 FOLD_MIN_ENTRIES = 64
-#: At most this many fold passes over a chunk (random rows keep about 37% of the entries a pass).
+#: At most this many fold passes over a block (random rows keep about 37% of the entries a pass).
 FOLD_MAX_PASSES = 8
-#: After a chunk whose first fold pass kept more than 3/4 of its coins (a sorted or constant
-#: stretch: the pass costs more than it saves), this many chunks are pushed without folding
+#: After a block whose first fold pass kept more than 3/4 of its coins (a sorted or constant
+#: stretch: the pass costs more than it saves), this many blocks are pushed without folding
 #: before folding is tried again.
-FOLD_SKIP_CHUNKS = 7
+FOLD_SKIP_BLOCKS = 7
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -170,57 +173,64 @@ def _reduce_span(
     spare: Array,
     spare_starts: Array,
     groups: bool,
-    fold: bool,
-) -> tuple[int, int, int, bool]:
+    skip: int,
+) -> tuple[int, int, int, int]:
     """Peak-reduce ``coins[lo:hi]`` onto the stack ``work[2:size]`` (group starts in
-    ``work_starts`` when ``groups``); returns (size, minimum, maximum, folds paid), the
-    minimum and maximum of the coins (coin 0 for an empty span), and False when the first
-    fold pass kept more than 3/4 of the coins. Every work array holds hi - lo + 2.
+    ``work_starts`` when ``groups``); returns (size, minimum, maximum, skip), the minimum
+    and maximum of the coins (coin 0 for an empty span). ``work`` and ``work_starts`` hold
+    hi - lo + 2 entries, the four fold arrays min(hi - lo, :data:`FOLD_BLOCK`) + 2.
 
-    When ``fold``, fold passes (:func:`_fold_peaks`) shrink the span first; the stack then
-    merges what they leave. The stack comes out the same as pushing every coin would give (tested on
-    every row of up to 10 coins over {0, 1, 2} and on random rows), and the folds are peak
-    merges, so ``docs/theory.md`` (Theorem 6.5) covers them. O(hi - lo).
+    Block by block, fold passes (:func:`_fold_peaks`) shrink the coins first and the stack
+    merges what they leave. ``skip`` blocks (carried from span to span) are pushed without
+    folds; a block whose first pass keeps more than 3/4 of its coins sets it to
+    :data:`FOLD_SKIP_BLOCKS`. The stack comes out the same as pushing every coin would give
+    (tested on every row of up to 10 coins over {0, 1, 2} and on random rows), and the
+    folds are peak merges, so ``docs/theory.md`` (Theorem 6.5) covers them. O(hi - lo).
     """
     size, top, second = 2, 0, 0
-    if hi - lo < 3 or not fold:
-        low = high = coins[lo] if hi > lo else coins[0]
-        for index in range(lo, hi):
-            low = min(low, coins[index])
-            high = max(high, coins[index])
+    low = high = coins[lo] if hi > lo else coins[0]
+    for block in range(lo, hi, FOLD_BLOCK):
+        stop = min(hi, block + FOLD_BLOCK)
+        if stop - block < 3 or skip > 0:
+            skip = max(skip - 1, 0)
+            for index in range(block, stop):
+                low = min(low, coins[index])
+                high = max(high, coins[index])
+                size, top, second = _push_entry(
+                    work, work_starts, 0, size, top, second, coins[index], index, groups
+                )
+            continue
+        count = _fold_peaks(coins, sums, sum_starts, True, block, stop, sums, sum_starts)
+        span = coins[block:stop]
+        for index in range(span.shape[0]):  # own pass, after the fold: vectorised, from cache
+            low = min(low, span[index])
+            high = max(high, span[index])
+        paid = 4 * count <= 3 * (stop - block)
+        if not paid:
+            skip = FOLD_SKIP_BLOCKS
+        folded, folded_starts, free, free_starts = sums, sum_starts, spare, spare_starts
+        for _ in range(FOLD_MAX_PASSES - 1 if paid else 0):
+            if count < FOLD_MIN_ENTRIES:
+                break
+            kept = _fold_peaks(coins, folded, folded_starts, False, 0, count, free, free_starts)
+            folded, folded_starts, free, free_starts = free, free_starts, folded, folded_starts
+            little = 4 * kept > 3 * count
+            count = kept
+            if little:
+                break
+        for slot in range(count):
             size, top, second = _push_entry(
-                work, work_starts, 0, size, top, second, coins[index], index, groups
+                work,
+                work_starts,
+                0,
+                size,
+                top,
+                second,
+                folded[np.uint64(slot + 1)] - folded[np.uint64(slot)],
+                folded_starts[np.uint64(slot)],
+                groups,
             )
-        return size, low, high, True
-    count = _fold_peaks(coins, sums, sum_starts, True, lo, hi, sums, sum_starts)
-    span = coins[lo:hi]
-    low = high = span[0]
-    for index in range(span.shape[0]):  # own pass, after the fold: vectorised, from the cache
-        low = min(low, span[index])
-        high = max(high, span[index])
-    paid = 4 * count <= 3 * (hi - lo)
-    for _ in range(FOLD_MAX_PASSES - 1 if paid else 0):
-        if count < FOLD_MIN_ENTRIES:
-            break
-        kept = _fold_peaks(coins, sums, sum_starts, False, 0, count, spare, spare_starts)
-        sums, sum_starts, spare, spare_starts = spare, spare_starts, sums, sum_starts
-        stop = 4 * kept > 3 * count
-        count = kept
-        if stop:
-            break
-    for slot in range(count):
-        size, top, second = _push_entry(
-            work,
-            work_starts,
-            0,
-            size,
-            top,
-            second,
-            sums[np.uint64(slot + 1)] - sums[np.uint64(slot)],
-            sum_starts[np.uint64(slot)],
-            groups,
-        )
-    return size, low, high, paid
+    return size, low, high, skip
 
 
 @njit(cache=True, nogil=True)
@@ -245,14 +255,13 @@ def reduce_chunks(
         longest = max(longest, cuts[chunk, 1] - cuts[chunk, 0])
     work = np.empty(longest + 2, np.int64)
     work_starts = np.empty(longest + 2, starts.dtype)
-    sums = np.empty(longest + 2, np.int64)
-    sum_starts = np.empty(longest + 2, starts.dtype)
-    spare = np.empty(longest + 2, np.int64)
-    spare_starts = np.empty(longest + 2, starts.dtype)
+    block = min(longest, FOLD_BLOCK) + 2
+    sums, spare = np.empty(block, np.int64), np.empty(block, np.int64)
+    sum_starts, spare_starts = np.empty(block, starts.dtype), np.empty(block, starts.dtype)
     position = cuts[first, 2] + 2
-    skip = 0  # chunks left to push without folding
+    skip = 0
     for chunk in range(first, stop):
-        size, low, high, paid = _reduce_span(
+        size, low, high, skip = _reduce_span(
             coins,
             cuts[chunk, 0],
             cuts[chunk, 1],
@@ -263,9 +272,8 @@ def reduce_chunks(
             spare,
             spare_starts,
             True,
-            skip == 0,
+            skip,
         )
-        skip = max(skip - 1, 0) if paid else FOLD_SKIP_CHUNKS
         count = size - 2
         for slot in range(count):  # a loop: a slice assignment compiles a shape error's text
             values[position + slot] = work[2 + slot]
@@ -454,12 +462,11 @@ def reduce_whole(coins: Array) -> tuple[int, Array, int, int, int, int]:
     n = coins.shape[0]
     values = np.empty(n + 2, np.int64)
     starts = np.empty(n + 2, np.int32)
-    sums = np.empty(n + 2, np.int64)
-    sum_starts = np.empty(n + 2, np.int32)
-    spare = np.empty(n + 2, np.int64)
-    spare_starts = np.empty(n + 2, np.int32)
+    block = min(n, FOLD_BLOCK) + 2
+    sums, spare = np.empty(block, np.int64), np.empty(block, np.int64)
+    sum_starts, spare_starts = np.empty(block, np.int32), np.empty(block, np.int32)
     size, low, high, _ = _reduce_span(
-        coins, 0, n - 1, values, starts, sums, sum_starts, spare, spare_starts, True, True
+        coins, 0, n - 1, values, starts, sums, sum_starts, spare, spare_starts, True, 0
     )
     low, high = min(low, coins[n - 1]), max(high, coins[n - 1])
     before_last = _valley_margin(values, 2, size)
@@ -470,7 +477,7 @@ def reduce_whole(coins: Array) -> tuple[int, Array, int, int, int, int]:
     fill_line(values, starts, size, n, line, 0, 0, n)
     best = _valley_margin(values, 2, size)
     size, _, _, _ = _reduce_span(  # no groups: the margin after taking the left coin
-        coins, 1, n, values, starts, sums, sum_starts, spare, spare_starts, False, True
+        coins, 1, n, values, starts, sums, sum_starts, spare, spare_starts, False, 0
     )
     rest = _valley_margin(values, 2, size)
     return best, line, coins[0] - rest, coins[n - 1] - before_last, low, high
