@@ -20,7 +20,16 @@ import pytest
 from oracle import modules_loaded_after
 
 from coinrow import Position
-from coinrow.census import Census, Compositions, RandomRows, Words, WordsUpTo, composition
+from coinrow.census import (
+    Census,
+    Compositions,
+    Job,
+    RandomRows,
+    Words,
+    WordsUpTo,
+    composition,
+    run_shard,
+)
 from coinrow.census.families import RANDOM_BLOCK
 from coinrow.errors import CensusStoreError, InvalidCoinError, InvalidOptionError
 from coinrow.refute import check_row, worst_line
@@ -290,6 +299,28 @@ def test_first_examples_in_family_order_across_shards() -> None:
     want = python_path(rows, "greedy")["bad"][:5]
     assert [e.index for e in result.strategies[0].examples] == want
     assert [e.label for e in result.strategies[0].examples] == want
+
+
+def test_a_census_rebuilds_only_the_examples_it_keeps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without a folder, shards after the first counterexamples rebuild none through Python;
+    with ``examples=`` a shard rebuilds fewer and counts the same."""
+    from coinrow.census import shards
+
+    rebuilt = []
+    monkeypatch.setattr(shards, "check_row", lambda *a: rebuilt.append(a[0]) or check_row(*a))
+    family = Words.of("1,2", 10)
+    result = Census(family, ["greedy", "thibault3"], examples=2, shard_rows=16).run(workers=0)
+    want = {name: python_path([family.row(i) for i in range(family.rows)], name)["bad"][:2]
+            for name in ("greedy", "thibault3")}  # fmt: skip
+    assert {s.name: [e.index for e in s.examples] for s in result.strategies} == want
+    assert len(rebuilt) == 4
+    job = Job(family, strategies=("greedy", "parity"), examples=3, shard_rows=1024)
+    whole, capped = (run_shard(job, job.plan()[0], examples=cap) for cap in (None, [1, 0]))
+    assert [len(t.examples) for t in whole.strategies] == [3, 3]
+    assert [t.examples for t in capped.strategies] == [whole.strategies[0].examples[:1], []]
+    for full, part in zip(whole.strategies, capped.strategies, strict=True):
+        assert (full.optimal, full.regret_total, full.worst_regret) == (
+            part.optimal, part.regret_total, part.worst_regret)  # fmt: skip
 
 
 def test_user_strategies_run_through_python(

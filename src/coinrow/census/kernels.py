@@ -38,12 +38,16 @@ from collections import namedtuple
 from typing import Any
 
 import numpy as np
-from numba import njit
-from numba.core import types
-from numba.extending import intrinsic
-from numba.np.arrayobj import make_array, populate_array
 
-from .compiled import (
+from ..numba_cache import use_writable_cache
+
+use_writable_cache()  # before Numba is imported: a read-only install still caches
+from numba import njit  # noqa: E402
+from numba.core import types  # noqa: E402
+from numba.extending import intrinsic  # noqa: E402
+from numba.np.arrayobj import make_array, populate_array  # noqa: E402
+
+from .compiled import (  # noqa: E402
     COOPERATIVE,
     GREEDY,
     LOOKAHEAD,

@@ -230,6 +230,15 @@ class Totals:
                 merged = sorted([*total.examples, *tally.examples], key=lambda e: e.index)
                 total.examples = merged[:keep]
 
+    def examples_wanted(self, shard: Shard) -> list[int]:
+        """Per strategy, how many of the shard's first counterexamples can still be kept:
+        those held before the shard in family order stay (O(strategies x examples))."""
+        keep = self.job.examples
+        return [
+            keep - sum(1 for example in tally.examples if example.index < shard.start)
+            for tally in self.tallies
+        ]
+
     def combined(self) -> tuple[dict[int, int], dict[str, int], str, list[StrategySummary]]:
         """The histogram, first moves (and how they were counted) and strategies (O(histogram
         + strategies))."""
@@ -448,7 +457,10 @@ class Census:
         if self.store is not None:
             self.store.start_run(self.shard_count, self.missing_count)
         computed = rows_computed = 0
-        for shard, result in self._execute(scheduler, workers, timeout):
+        # Without a folder to record them in, a shard rebuilds only the counterexamples that
+        # can still be kept (held ones only grow earlier, so asking early is safe).
+        wanted = None if self.store is not None else totals.examples_wanted
+        for shard, result in self._execute(scheduler, workers, timeout, wanted):
             if (result.key, result.start, result.rows) != (shard.key, shard.start, shard.count):
                 raise RuntimeError(  # pragma: no cover - a worker bug, never data
                     f"asked for shard {shard.key}, got {result.key} ({result.rows} rows)"
@@ -482,9 +494,18 @@ class Census:
         )
 
     def _execute(
-        self, scheduler: str | None, workers: int | None, timeout: float
+        self,
+        scheduler: str | None,
+        workers: int | None,
+        timeout: float,
+        wanted: Callable[[Shard], list[int]] | None,
     ) -> Iterator[tuple[Shard, ShardResult]]:
-        """Each missing shard with its result, as they finish."""
+        """Each missing shard with its result, as they finish; ``wanted(shard)``: how many
+        counterexamples it rebuilds per strategy (None: all it keeps)."""
+
+        def examples(shard: Shard) -> list[int] | None:
+            return None if wanted is None else wanted(shard)
+
         if not self.missing_count:
             return
         inline = workers == 0 or (
@@ -493,7 +514,7 @@ class Census:
         )
         if scheduler is None and inline:
             for shard in self.missing():
-                yield shard, run_shard(self.job, shard)
+                yield shard, run_shard(self.job, shard, examples=examples(shard))
             return
         from distributed import as_completed
 
@@ -505,7 +526,9 @@ class Census:
             def submit(shard: Shard) -> Any:
                 key = f"census-{shard.key}-{id(self)}"
                 asked[key] = shard
-                return client.submit(run_shard, self.job, shard, key=key, pure=False)
+                return client.submit(
+                    run_shard, self.job, shard, examples=examples(shard), key=key, pure=False
+                )
 
             running = as_completed(  # type: ignore[no-untyped-call]
                 [submit(shard) for shard in itertools.islice(planned, window)]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
@@ -170,10 +170,15 @@ class ShardResult:
     variant: VariantTally | None = None  # the tally under other rules (None: plain game)
 
 
-def run_shard(job: Job, shard: Shard) -> ShardResult:
+def run_shard(job: Job, shard: Shard, *, examples: Sequence[int] | None = None) -> ShardResult:
     """Compute one shard (the Dask task). O(rows) kernel work (see
     :mod:`coinrow.census.kernels`) plus, for strategies played through Python, O(r) strategy
-    calls per row for its r reachable positions."""
+    calls per row for its r reachable positions.
+
+    ``examples`` caps, per strategy, how many of the shard's first counterexamples are
+    rebuilt (through Python, lines included; default ``job.examples`` each): a caller that
+    already holds enough earlier ones asks for fewer. Counts and regrets are whole either
+    way."""
     started = time.perf_counter()
     if job.version != version():
         raise InvalidOptionError(
@@ -191,7 +196,9 @@ def run_shard(job: Job, shard: Shard) -> ShardResult:
     scan = _scan(family, shard, fast, job.examples, job.rows, direct_left)
     tallies = []
     found = iter(scan.strategies)
-    for name, strategy in zip(job.strategies, strategies, strict=True):
+    wanted = [job.examples] * len(strategies) if examples is None else examples
+    for name, strategy, keep in zip(job.strategies, strategies, wanted, strict=True):
+        keep = max(min(keep, job.examples), 0)
         if strategy is not None:
             kernel = next(found)
             tally = StrategyTally(
@@ -200,10 +207,10 @@ def run_shard(job: Job, shard: Shard) -> ShardResult:
                 optimal=kernel.optimal,
                 regret_total=kernel.regret_total,
                 worst_regret=kernel.worst_regret,
-                examples=_examples(family, shard, name, kernel.indices),
+                examples=_examples(family, shard, name, kernel.indices[:keep]),
             )
         else:
-            tally = _python_tally(family, shard, name, job.examples)
+            tally = _python_tally(family, shard, name, keep)
         tallies.append(tally)
     return ShardResult(
         key=shard.key,
@@ -299,9 +306,6 @@ def _scan(
     per-row table."""
     import numpy as np
 
-    from ..numba_cache import use_writable_cache
-
-    use_writable_cache()  # before the kernels import Numba
     from . import kernels as k
 
     n = shard.length
