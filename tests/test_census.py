@@ -251,6 +251,17 @@ def test_compiled_strategies_match_refutes_python_path(family: Any) -> None:
             assert example.counterexample == check_row(rows[example.index], get(summary_.name))
 
 
+def test_each_strategy_alone_counts_as_among_all() -> None:
+    """A census of one strategy (its totals computed in the margins' loop) equals its part
+    of the census of every strategy (where only the first one's are; that census is checked
+    against refute's Python path above)."""
+    family = WordsUpTo.of("1,2,3", 6)
+    together = Census(family, BUILT_INS, examples=10_000).run(workers=0).strategies
+    for name, among_all in zip(BUILT_INS, together, strict=True):
+        alone = Census(family, [name], examples=10_000).run(workers=0).strategies[0]
+        assert alone == among_all, name
+
+
 def python_move(name: str, row: tuple[int, ...], lo: int, hi: int) -> int:
     return int(get(name, seed=0)(Position(row, lo, hi)) == "L")
 
