@@ -332,6 +332,8 @@ def test_a_census_rebuilds_only_the_examples_it_keeps(monkeypatch: pytest.Monkey
     for full, part in zip(whole.strategies, capped.strategies, strict=True):
         assert (full.optimal, full.regret_total, full.worst_regret) == (
             part.optimal, part.regret_total, part.worst_regret)  # fmt: skip
+    with pytest.raises(InvalidOptionError, match="one count per strategy"):
+        run_shard(job, job.plan()[0], examples=[1])
 
 
 def test_user_strategies_run_through_python(

@@ -196,7 +196,12 @@ def run_shard(job: Job, shard: Shard, *, examples: Sequence[int] | None = None) 
     scan = _scan(family, shard, fast, job.examples, job.rows, direct_left)
     tallies = []
     found = iter(scan.strategies)
-    wanted = [job.examples] * len(strategies) if examples is None else examples
+    wanted = [job.examples] * len(strategies) if examples is None else list(examples)
+    if len(wanted) != len(strategies):
+        raise InvalidOptionError(
+            f"examples takes one count per strategy ({len(strategies)}), got {len(wanted)}",
+            parameter="examples",
+        )
     for name, strategy, keep in zip(job.strategies, strategies, wanted, strict=True):
         keep = max(min(keep, job.examples), 0)
         if strategy is not None:
