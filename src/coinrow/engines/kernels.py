@@ -104,7 +104,7 @@ FOLD_MAX_PASSES = 8
 FOLD_SKIP_BLOCKS = 7
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _fold_peaks(
     coins: Array,
     sums_in: Array,
@@ -191,44 +191,43 @@ def _reduce_span(
     low = high = coins[lo] if hi > lo else coins[0]
     for block in range(lo, hi, FOLD_BLOCK):
         stop = min(hi, block + FOLD_BLOCK)
-        if stop - block < 3 or skip > 0:
+        fold = stop - block >= 3 and skip == 0
+        count, in_spare = stop - block, False  # in_spare: the entries are in spare, not sums
+        if fold:
+            count = _fold_peaks(coins, sums, sum_starts, True, block, stop, sums, sum_starts)
+            paid = 4 * count <= 3 * (stop - block)
+            skip = 0 if paid else FOLD_SKIP_BLOCKS
+            for _ in range(FOLD_MAX_PASSES - 1 if paid else 0):
+                if count < FOLD_MIN_ENTRIES:
+                    break
+                if in_spare:  # two call sites, not swapped arrays: swaps cost compile time
+                    kept = _fold_peaks(
+                        coins, spare, spare_starts, False, 0, count, sums, sum_starts
+                    )
+                else:
+                    kept = _fold_peaks(
+                        coins, sums, sum_starts, False, 0, count, spare, spare_starts
+                    )
+                in_spare = not in_spare
+                little = 4 * kept > 3 * count
+                count = kept
+                if little:
+                    break
+        else:
             skip = max(skip - 1, 0)
-            for index in range(block, stop):
-                low = min(low, coins[index])
-                high = max(high, coins[index])
-                size, top, second = _push_entry(
-                    work, work_starts, 0, size, top, second, coins[index], index, groups
-                )
-            continue
-        count = _fold_peaks(coins, sums, sum_starts, True, block, stop, sums, sum_starts)
-        span = coins[block:stop]
-        for index in range(span.shape[0]):  # own pass, after the fold: vectorised, from cache
-            low = min(low, span[index])
-            high = max(high, span[index])
-        paid = 4 * count <= 3 * (stop - block)
-        if not paid:
-            skip = FOLD_SKIP_BLOCKS
-        folded, folded_starts, free, free_starts = sums, sum_starts, spare, spare_starts
-        for _ in range(FOLD_MAX_PASSES - 1 if paid else 0):
-            if count < FOLD_MIN_ENTRIES:
-                break
-            kept = _fold_peaks(coins, folded, folded_starts, False, 0, count, free, free_starts)
-            folded, folded_starts, free, free_starts = free, free_starts, folded, folded_starts
-            little = 4 * kept > 3 * count
-            count = kept
-            if little:
-                break
-        for slot in range(count):
+        block_low, block_high = bounds(coins[block:stop])  # after the fold: from the cache
+        low, high = min(low, block_low), max(high, block_high)
+        for slot in range(count):  # one push site: each inlined copy costs compile time
+            if not fold:
+                entry, entry_start = coins[np.uint64(block + slot)], block + slot
+            elif in_spare:
+                entry = spare[np.uint64(slot + 1)] - spare[np.uint64(slot)]
+                entry_start = spare_starts[np.uint64(slot)]
+            else:
+                entry = sums[np.uint64(slot + 1)] - sums[np.uint64(slot)]
+                entry_start = sum_starts[np.uint64(slot)]
             size, top, second = _push_entry(
-                work,
-                work_starts,
-                0,
-                size,
-                top,
-                second,
-                folded[np.uint64(slot + 1)] - folded[np.uint64(slot)],
-                folded_starts[np.uint64(slot)],
-                groups,
+                work, work_starts, 0, size, top, second, entry, entry_start, groups
             )
     return size, low, high, skip
 
