@@ -18,8 +18,9 @@ from ..numbers import Value, is_int_array, zero_like
 from . import EngineResult, moves_from_margins
 from .dispatch import INT64_SAFE_LIMIT, int64_safe
 
-#: Rows at least this long are reduced by several threads, chunk by chunk.
-THREAD_MIN_LENGTH = 1 << 16
+#: Rows at least this long are reduced by several threads, chunk by chunk (shorter ones take
+#: under a millisecond on one core, about what starting the threads and their tasks costs).
+THREAD_MIN_LENGTH = 1 << 19
 
 #: Coins per chunk of the compiled reduction (its stack pages stay in the core's cache).
 CHUNK_LENGTH = 1 << 16
