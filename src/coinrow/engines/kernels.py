@@ -193,28 +193,24 @@ def _reduce_span(
     for block in range(lo, hi, FOLD_BLOCK):
         stop = min(hi, block + FOLD_BLOCK)
         fold = stop - block >= 3 and skip == 0
-        count, in_spare = stop - block, False  # in_spare: the entries are in spare, not sums
-        if fold:
-            count = _fold_peaks(coins, sums, sum_starts, True, block, stop, sums, sum_starts)
-            paid = 4 * count <= 3 * (stop - block)
-            skip = 0 if paid else FOLD_SKIP_BLOCKS
-            for _ in range(FOLD_MAX_PASSES - 1 if paid else 0):
-                if count < FOLD_MIN_ENTRIES:
-                    break
-                if in_spare:  # two call sites, not swapped arrays: swaps cost compile time
-                    kept = _fold_peaks(
-                        coins, spare, spare_starts, False, 0, count, sums, sum_starts
-                    )
-                else:
-                    kept = _fold_peaks(
-                        coins, sums, sum_starts, False, 0, count, spare, spare_starts
-                    )
-                in_spare = not in_spare
-                little = 4 * kept > 3 * count
-                count = kept
-                if little:
-                    break
-        else:
+        count, in_spare = stop - block, True  # in_spare: the entries are in spare, not sums
+        for fold_pass in range(FOLD_MAX_PASSES if fold else 0):
+            first = fold_pass == 0  # the first pass reads the coins and writes sums
+            if not first and count < FOLD_MIN_ENTRIES:
+                break
+            begin, end = (block, stop) if first else (0, count)
+            if in_spare:  # two call sites, not swapped arrays: swaps cost compile time
+                kept = _fold_peaks(coins, spare, spare_starts, first, begin, end, sums, sum_starts)
+            else:
+                kept = _fold_peaks(coins, sums, sum_starts, first, begin, end, spare, spare_starts)
+            in_spare = not in_spare
+            little = 4 * kept > 3 * count
+            count = kept
+            if little:
+                if first:  # the pass cost this block more than it saved: skip a few
+                    skip = FOLD_SKIP_BLOCKS
+                break
+        if not fold:
             skip = max(skip - 1, 0)
         block_low, block_high = bounds(coins[block:stop])  # after the fold: from the cache
         low, high = min(low, block_low), max(high, block_high)
@@ -304,6 +300,7 @@ def combine_stacks(
     entries).
     """
     size, top, second, before_last = 2, 0, 0, 0
+    size += 0  # int64, not the literal 2: one compiled _valley_margin, not two
     for chunk in range(begins.shape[0]):
         if chunk == begins.shape[0] - 1:
             before_last = _valley_margin(out_values, 2, size)

@@ -305,7 +305,7 @@ def solve_chunks(
         if pool is not None:
             pool.shutdown()
         return None
-    begins, ends = stack[:, 0], stack[:, 1]
+    begins, ends = stack[:, 0].copy(), stack[:, 1].copy()  # contiguous: one compiled combine
     after_left = np.empty(int((ends - begins).sum()) + 2, np.int64)
     order = np.r_[0, 2 : len(spans)]
     _, rest, _ = combine_stacks(
