@@ -68,18 +68,30 @@ def test_reduction_kernel_on_a_long_row_both_threads() -> None:
     assert reduction.solve(ascending) == reduction.solve(ascending.tolist())
 
 
-def kernel_stack(coins: list[int]) -> tuple[list[int], list[int]]:
-    """The compiled reduction's stack of a row as one chunk: entries and their groups' sizes."""
+def kernel_stacks(
+    coins: list[int], spans: list[tuple[int, int]]
+) -> list[tuple[tuple[list[int], list[int]], tuple[int, int]]]:
+    """The compiled reduction of each span of a row as a chunk of its own (one call of
+    ``reduce_chunks``, so the fold skipping carries over from chunk to chunk): per span, its
+    stack as entries and their groups' sizes, and the (minimum, maximum) it reports."""
     from coinrow.engines.kernels import reduce_chunks
 
-    n = len(coins)
     row = np.array(coins, np.int64)
-    values, starts = np.empty(n + 2, np.int64), np.empty(n + 2, np.int32)
-    stack = np.empty((1, 4), np.int64)
-    reduce_chunks(row, np.array([[0, n, 0]]), values, starts, stack, 0, 1)
-    begin, end = int(stack[0, 0]), int(stack[0, 1])
-    group_starts = [*starts[begin:end].tolist(), n]
-    return values[begin:end].tolist(), np.diff(group_starts).tolist()
+    table = np.array([(lo, hi, 0) for lo, hi in spans], np.int64)
+    values, starts = np.empty(row.size + 2, np.int64), np.empty(row.size + 2, np.int32)
+    stack = np.empty((len(spans), 4), np.int64)
+    reduce_chunks(row, table, values, starts, stack, 0, len(spans))
+    result = []
+    for k, (_, hi) in enumerate(spans):
+        begin, end = int(stack[k, 0]), int(stack[k, 1])
+        groups = np.diff([*starts[begin:end].tolist(), hi]).tolist()
+        result.append(((values[begin:end].tolist(), groups), (int(stack[k, 2]), int(stack[k, 3]))))
+    return result
+
+
+def kernel_stack(coins: list[int]) -> tuple[list[int], list[int]]:
+    """The compiled reduction's stack of a row as one chunk: entries and their groups' sizes."""
+    return kernel_stacks(coins, [(0, len(coins))])[0][0]
 
 
 def test_folded_stacks_equal_the_scans_stacks() -> None:
@@ -103,7 +115,7 @@ def test_chunks_pushed_without_folds_give_the_same_stacks() -> None:
     pushed without folds until one is tried again (FOLD_SKIP_BLOCKS); every chunk's stack is
     still the Python scan's of that chunk, through stretches that switch back and forth; and
     a span of several fold blocks (a chunk file on Dask) gives the scan's stack too."""
-    from coinrow.engines.kernels import FOLD_BLOCK, FOLD_SKIP_BLOCKS, reduce_chunks
+    from coinrow.engines.kernels import FOLD_BLOCK, FOLD_SKIP_BLOCKS
 
     rng = np.random.default_rng(11)
     size = 300  # coins per chunk: several fold passes on random chunks
@@ -118,16 +130,10 @@ def test_chunks_pushed_without_folds_give_the_same_stacks() -> None:
     coins = np.concatenate(stretches).astype(np.int64)
     spans = [(lo, min(lo + size, coins.size)) for lo in range(0, coins.size, size)]
     assert len(spans) > 3 * FOLD_SKIP_BLOCKS
-    table = np.array([(lo, hi, 0) for lo, hi in spans], np.int64)
-    values, starts = np.empty(coins.size + 2, np.int64), np.empty(coins.size + 2, np.int32)
-    stack = np.empty((len(spans), 4), np.int64)
-    reduce_chunks(coins, table, values, starts, stack, 0, len(spans))
+    stacks = kernel_stacks(coins.tolist(), spans)
     for k, (lo, hi) in enumerate(spans):
-        begin, end = int(stack[k, 0]), int(stack[k, 1])
-        groups = np.diff([*starts[begin:end].tolist(), hi]).tolist()
         chunk = coins[lo:hi].tolist()
-        assert (values[begin:end].tolist(), groups) == reduction.reduce_row(chunk), k
-        assert (stack[k, 2], stack[k, 3]) == (min(chunk), max(chunk))
+        assert stacks[k] == (reduction.reduce_row(chunk), (min(chunk), max(chunk))), k
     long = np.concatenate([np.repeat(coins, 8), rng.integers(-9, 10, 2 * FOLD_BLOCK + 5)])
     assert long.size > 3 * FOLD_BLOCK
     assert kernel_stack(long.tolist()) == reduction.reduce_row(long.tolist())
