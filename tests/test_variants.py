@@ -14,7 +14,7 @@ import variants_oracle as oracle
 
 from coinrow.engines import variants as v
 from coinrow.numbers import exact_arithmetic
-from coinrow.rules import Rules
+from coinrow.rules import Players, Rules
 
 SMALL = (0, 1, 2)
 SIGNED = (-1, 0, 2)
@@ -144,9 +144,7 @@ def test_n_players_agree_with_the_oracle(p: int, tie: str) -> None:
     for coins in itertools.chain(rows(SMALL, 9), random_rows(p, 100, 14, 0, 5)):
         result = v.players_solve(coins, p, tie)
         assert result.totals == oracle.players(coins, p, tie), coins
-        assert result.totals == v.replay(
-            coins, Rules("players", players=p, tie_break=tie), result.moves
-        )
+        assert result.totals == v.replay(coins, Players(p, tie), result.moves)
 
 
 def test_two_players_are_the_plain_game() -> None:

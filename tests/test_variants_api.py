@@ -42,19 +42,21 @@ def test_malformed_rules_are_refused(text: str) -> None:
 
 
 def test_rules_fields_are_validated() -> None:
-    for fields in (
-        {"kind": "pizza"},
-        {"kind": "misere", "take": 2},
-        {"kind": "take", "take": 0},
-        {"kind": "take", "take": True},
-        {"kind": "reply"},
-        {"kind": "plain", "strategy": "greedy"},
-        {"kind": "players", "players": 1},
-        {"kind": "players", "players": 3, "tie_break": "up"},
-        {"kind": "misere", "players": 3},
+    from coinrow.rules import Players, Reply, Take
+
+    for make in (
+        lambda: Take(0),
+        lambda: Take(True),  # type: ignore[arg-type]
+        lambda: Reply(""),
+        lambda: Reply("random"),
+        lambda: Players(1),
+        lambda: Players(3, "up"),
+        lambda: Players(True),  # type: ignore[arg-type]
     ):
         with pytest.raises(RulesError):
-            Rules(**fields)  # type: ignore[arg-type]
+            make()
+    with pytest.raises(TypeError):
+        Rules("misere")  # type: ignore[call-arg]
     assert issubclass(UnsupportedRulesError, RulesError) and issubclass(RulesError, ValueError)
 
 

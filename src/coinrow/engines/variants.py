@@ -39,7 +39,7 @@ from ..numbers import (
     json_value,
     zero_like,
 )
-from ..rules import Rules
+from ..rules import Misere, Rules, StoneGameVII
 from . import MAX_SECONDS, duration_text, estimated_solve_seconds, reduction, subgame_seconds
 from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, int64_safe, kernel_row
 
@@ -890,7 +890,7 @@ def misere_solve(coins: Sequence[Value]) -> VariantResult:
     margin, line, first, row = _negated(coins)
     totals = _array_totals(row, line, False) if row is not None else None
     if totals is None:
-        totals = replay(coins, Rules("misere"), line)
+        totals = replay(coins, Misere(), line)
     return VariantResult(totals, margin, tuple(line), tuple(first))
 
 
@@ -908,7 +908,7 @@ def stone_game_vii_solve(coins: Sequence[Value]) -> VariantResult:
     if row is not None:
         totals: tuple[Value, ...] = _array_totals(row, line, True)
     else:
-        totals = replay(_exact(coins), Rules("stone-game-vii"), line)
+        totals = replay(_exact(coins), StoneGameVII(), line)
     return VariantResult(totals, totals[0] - totals[1], tuple(line), tuple(first))
 
 
