@@ -295,7 +295,7 @@ def test_cli_npy_and_fast_text_reader(
         assert main(["solve", "--json", "--file", str(path)]) == 0
         data = json.loads(capsys.readouterr().out)
         assert (data["n"], data["first_total"], data["margin"]) == (6, 8, 3)
-        assert data["omitted"] == ["coins", "line", "first_coins", "second_coins"]
+        assert data["omitted"] == ["coins", "line", "moves", "first_coins", "second_coins"]
         assert "coins" not in data
         assert main(["solve", "--json", "--full", "--file", str(path)]) == 0
         data = json.loads(capsys.readouterr().out)

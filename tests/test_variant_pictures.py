@@ -9,12 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from coinrow import PictureError, RowTooLongError, Table, UnsupportedRulesError
+from coinrow import PictureError, RowTooLongError, Table, UnsupportedRulesError, solve
 from coinrow.cli import main
 from coinrow.svg import ring, variant_triangle
 from coinrow.text import ring as text_ring
 from coinrow.text import variant_triangle as text_triangle
-from coinrow.variants import solve_variant
 
 SVG = "{http://www.w3.org/2000/svg}"
 INTERVAL_RULES = ["misere", "stone-game-vii", "take:2", "take:any", "both-ends"]
@@ -70,7 +69,7 @@ def test_variant_triangle_views_and_errors() -> None:
 
 def test_the_pizza_ring() -> None:
     coins = [3, 1, 4, 1, 5, 9, 2, 6]
-    solution = solve_variant(coins, "circular")
+    solution = solve(coins, rules="circular")
     assert solution.starts is not None
     root = ET.fromstring(ring(solution))
     assert root.find(f"{SVG}title") is not None and root.find(f"{SVG}desc") is not None
@@ -84,12 +83,12 @@ def test_the_pizza_ring() -> None:
     text = str(text_ring(solution))
     assert "best first slice" in text and f"{solution.start}*" in text
     assert solution._repr_svg_() == str(ring(solution))
-    assert solve_variant([1, 2, 3], "misere")._repr_svg_() is None
+    assert solve([1, 2, 3], rules="misere")._repr_svg_() is None
     with pytest.raises(PictureError, match="only the pizza"):
-        ring(solve_variant([1, 2, 3], "misere"))
+        ring(solve([1, 2, 3], rules="misere"))
     with pytest.raises(RowTooLongError):
-        ring(solve_variant([1] * 41, "circular"))
-    one = ET.fromstring(ring(solve_variant([5], "circular")))
+        ring(solve([1] * 41, rules="circular"))
+    one = ET.fromstring(ring(solve([5], rules="circular")))
     assert len([g for g in one.iter(f"{SVG}g") if g.get("class") == "slice"]) == 1
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import variants_oracle as oracle
 
-from coinrow import Rules
+from coinrow import Rules, solve
 from coinrow.errors import IllegalMoveError, SubgameError, UnsupportedRulesError
 from coinrow.game import Game, Position, parse_line
 from coinrow.play_values import PlayValues
@@ -313,7 +313,6 @@ ALL_RULES = [
 @pytest.mark.parametrize("text", ALL_RULES)
 def test_strategies_under_rules(text: str) -> None:
     from coinrow import strategies
-    from coinrow.variants import solve_variant
 
     rules = Rules.parse(text)
     rng = random.Random(text)
@@ -324,7 +323,7 @@ def test_strategies_under_rules(text: str) -> None:
             seats[1] = strategies.get(rules.strategy or "")
         game = strategies.play(row, *seats, rules=rules)
         opponent = seats[1] if rules.kind == "reply" else None
-        solved = solve_variant(row, rules, opponent=opponent)
+        solved = solve(row, rules=rules, opponent=opponent)
         if rules.two_player:
             assert game.totals[0] - game.totals[1] == solved.margin, (row, game.line)
         else:

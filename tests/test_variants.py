@@ -58,7 +58,7 @@ def check_two_player(coins: Sequence[Any], text: str) -> None:
     for move in result.moves:
         sub_best, sub_firsts = oracle.two_player(coins[lo : hi + 1], kind, take)
         assert sub_firsts[move] == sub_best
-        side, count = v.parse_move(rules, move)
+        side, count = rules.side_count(move)
         lo, hi = v.advance(lo, hi, side, count)
     assert lo == hi + 1 and sign == 1 and objective == best
     first, second = result.totals
@@ -277,7 +277,7 @@ def test_take_k_window_maxima_match_every_move_tried(
                 options = [
                     (
                         score - (table.objective_of(lo, hi) if lo <= hi else 0),
-                        v.move_text(rules, s, c),
+                        rules.move(s, c),
                     )
                     for s, c, score, lo, hi in table._moves(i, j)
                 ]

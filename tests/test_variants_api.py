@@ -12,7 +12,6 @@ import coinrow
 from coinrow import Rules, RulesError, Table, UnsupportedRulesError, solve
 from coinrow.cli import main
 from coinrow.strategies import get
-from coinrow.variants import VariantSolution, solve_variant
 
 TEXTS = [
     "plain", "circular", "misere", "stone-game-vii", "take:1", "take:3", "take:any",
@@ -70,7 +69,7 @@ def test_solve_keeps_the_plain_game_by_default() -> None:
 
 def test_variant_solutions() -> None:
     s = solve([5, 3, 1, 4, 2], rules="stone-game-vii")
-    assert isinstance(s, VariantSolution)
+    assert isinstance(s, coinrow.Solution)
     assert (s.margin, s.outcome, s.engine) == (6, "first", "reduction")
     assert solve([5, 3, 1, 4, 2], "table", rules="stone-game-vii").margin == 6
     misere = solve([1, 5, 2], rules="misere")
@@ -80,8 +79,10 @@ def test_variant_solutions() -> None:
     take = solve([4, -10, -20, 7], rules="take:any")
     assert take.margin == 7 and take.moves[0] in ("L1", "R1")
     players = solve([1, 2, 3, 4, 5], rules="players:3")
-    assert players.margin is None and players.outcome == "player 1"
-    assert players.to_dict()["tie_break"] == "left"
+    assert players.outcome == "player 1" and players.winners == (0,)
+    with pytest.raises(UnsupportedRulesError, match=r"3 players .* has no margin"):
+        players.margin  # noqa: B018
+    assert players.to_dict()["tie_break"] == "left" and players.to_dict()["margin"] is None
     fractions = solve([Fraction(1, 3), Fraction(1, 2)], rules="both-ends")
     assert fractions.totals == (Fraction(5, 6), 0)
     assert json.loads(json.dumps(fractions.to_dict()))["first_total"] == "5/6"
@@ -89,12 +90,12 @@ def test_variant_solutions() -> None:
 
 def test_reply_takes_any_deterministic_strategy() -> None:
     coins = [3, 2, 10, 4, 6, 1]
-    by_name = solve_variant(coins, "reply:greedy")
-    by_strategy = solve_variant(coins, "reply:greedy", opponent=get("greedy"))
+    by_name = solve(coins, rules="reply:greedy")
+    by_strategy = solve(coins, rules="reply:greedy", opponent=get("greedy"))
     assert by_name.totals == by_strategy.totals
     with pytest.raises(UnsupportedRulesError, match="strategy object"):
-        solve_variant(coins, "reply:lookahead:2")
-    assert solve_variant(coins, "reply:lookahead:2", opponent=get("lookahead:2")).totals[0] >= (
+        solve(coins, rules="reply:lookahead:2")
+    assert solve(coins, rules="reply:lookahead:2", opponent=get("lookahead:2")).totals[0] >= (
         solve(coins).first_total
     )
 
@@ -103,17 +104,17 @@ def test_variant_cost_is_bounded_before_it_is_paid(capsys: pytest.CaptureFixture
     from coinrow.engines.variants import variant_cost
 
     with pytest.raises(coinrow.CostLimitError, match="over the limit of 60 seconds") as caught:
-        solve_variant([1] * 20_000, "both-ends")
+        solve([1] * 20_000, rules="both-ends")
     assert caught.value.limit == 60 and caught.value.seconds > 60
     with pytest.raises(coinrow.CostLimitError, match="take:3 would take"):
         solve([1] * 3000, rules="take:3", max_seconds=0.5)
     with pytest.raises(coinrow.RowTooLongError, match=r"of move codes, over the 1\.0 MiB budget"):
-        solve_variant([1] * 1000, "take:any", max_seconds=None, memory_budget=2**20)
+        solve([1] * 1000, rules="take:any", max_seconds=None, memory_budget=2**20)
     with pytest.raises(coinrow.CostLimitError, match="a table of 3,000 coins under misere"):
         Table([1] * 3000, rules="misere", max_seconds=0.5)
     with pytest.raises(coinrow.TableTooLargeError, match=r"over the 1\.0 MiB budget"):
         Table([1] * 300, rules="take:2", memory_budget=2**20)
-    assert solve_variant([1] * 20_000, "misere").totals == (10_000, 10_000)  # O(n): no limit
+    assert solve([1] * 20_000, rules="misere").totals == (10_000, 10_000)  # O(n): no limit
     # every engine has a cost: the pizza compiled is cheaper than in Python; Fractions dearer
     ints, pizza = [1] * 2000, Rules.parse("circular")
     assert variant_cost(ints, pizza)[0] < variant_cost(ints, pizza, fast=False)[0] / 10

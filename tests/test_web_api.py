@@ -79,6 +79,7 @@ def test_solve_long_rows_leave_out_per_coin_keys_unless_full() -> None:
     assert "coins" not in short and short["omitted"] == [
         "coins",
         "line",
+        "moves",
         "first_coins",
         "second_coins",
     ]

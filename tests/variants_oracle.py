@@ -137,3 +137,51 @@ def players(coins: Sequence[Number], p: int, tie: str) -> tuple[Number, ...]:
         return left
 
     return totals(0, len(row) - 1, 0) if row else (0,) * p
+
+
+def front(coins: Sequence[Number], k: int) -> tuple[Number, dict[str, Number]]:
+    """Take 1 to ``k`` coins from the front of the row only; each wants the largest total
+    (LeetCode 1406 with k = 3, LintCode 395 with k = 2). A state is how many coins are
+    gone. Returns the mover's margin (own total minus the other's) of the whole row and
+    each first move's margin, moves named ``L1`` to ``Lk``."""
+    row = tuple(coins)
+
+    @cache
+    def best(gone: int) -> Number:
+        if gone == len(row):
+            return 0
+        return max(
+            sum(row[gone : gone + c]) - best(gone + c)
+            for c in range(1, min(k, len(row) - gone) + 1)
+        )
+
+    if not row:
+        return 0, {}
+    firsts = {
+        f"L{c}": sum(row[:c]) - best(c) for c in range(1, min(k, len(row)) + 1)
+    }
+    best.cache_clear()
+    return max(firsts.values()), firsts
+
+
+def stone_game_ii(piles: Sequence[Number]) -> tuple[Number, Number]:
+    """LeetCode 1140 from its wording: players alternate, the first starts with M = 1; a
+    player takes all the piles of the first X remaining piles, 1 <= X <= 2M, then
+    M = max(M, X); the game ends when every pile is taken; each wants the most stones.
+    Returns (first player's total, second player's total) with best play."""
+    row = tuple(piles)
+
+    @cache
+    def best(gone: int, m: int) -> Number:
+        """The mover's margin from here."""
+        if gone == len(row):
+            return 0
+        return max(
+            sum(row[gone : gone + x]) - best(gone + x, max(m, x))
+            for x in range(1, min(2 * m, len(row) - gone) + 1)
+        )
+
+    margin = best(0, 1) if row else 0
+    best.cache_clear()
+    total = sum(row)
+    return (total + margin) / 2, (total - margin) / 2

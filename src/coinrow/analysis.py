@@ -16,12 +16,11 @@ from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from .engines import MAX_SECONDS, check_cost
-from .engines.variants import join_moves
 from .errors import IllegalMoveError
 from .game import Game, Position, parse_moves, seat_name
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_fields
 from .play_values import PlayValues
-from .rules import PLAIN, Rules, coerce_rules
+from .rules import PLAIN, Rules, coerce_rules, join_moves
 from .subgames import Subgames
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]
@@ -342,7 +341,7 @@ def _analyze_under(
     row = tuple(coerce_coins(coins))
     game = Game(row, moves, rules=rules)
     n, steps = len(row), len(game.moves)
-    if rules.kind in ("reply", "players"):  # each position solves the coins left
+    if rules.per_position:  # each position solves the coins left
         work = (steps + 1) * n * n // 2 * rules.players
         what = f"analysing {steps:,} moves on {n:,} coins under {rules}"
         check_cost(row, "table", max_seconds=max_seconds, what=what, items=work)
@@ -396,17 +395,12 @@ def _analyze_under(
 def _aim(rules: Rules, totals: Sequence[Value], seat: int) -> Value:
     """What the seat plays for, from everyone's final totals: their total (its negative in
     the misère game), or their points margin in Stone Game VII."""
-    if rules.kind == "misere":
-        return -totals[seat]
-    if rules.kind == "stone-game-vii":
-        return totals[seat] - totals[1 - seat]
-    return totals[seat]
+    return rules.aim(totals, seat)
 
 
 def _standing(rules: Rules, totals: Sequence[Value], seat: int) -> int:
     """1 if the seat wins alone with these final totals, 0 if it shares the win, else -1."""
-    pick = min if rules.kind == "misere" else max
-    best = pick(totals)
+    best = rules.best_of(totals)
     if totals[seat] != best:
         return -1
     return 1 if sum(1 for total in totals if total == best) == 1 else 0

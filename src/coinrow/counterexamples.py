@@ -15,12 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .engines import reduction
-from .engines.variants import join_moves
 from .errors import IllegalMoveError
 from .game import MOVES, Game, Position
 from .numbers import Value, coerce_coins, exact_arithmetic, json_fields, zero_like
 from .play_values import PlayValues
-from .rules import PLAIN, Rules, coerce_rules
+from .rules import PLAIN, Rules, coerce_rules, join_moves
 from .strategies import Strategy, play_values
 from .subgames import Subgames
 
@@ -189,11 +188,7 @@ def check_row(
 
 def _aim(rules: Rules, totals: Sequence[Value]) -> Value:
     """What the first seat plays for, from everyone's totals."""
-    if rules.kind == "misere":
-        return -totals[0]
-    if rules.kind == "stone-game-vii":
-        return totals[0] - totals[1]
-    return totals[0]
+    return rules.aim(totals, 0)
 
 
 def worst_line_under(
@@ -237,10 +232,10 @@ def worst_line_under(
             stack.pop()
             options = []
             for move, child in zip(moves, children, strict=True):
-                if chosen.kind == "stone-game-vii":
-                    gain = sum(child.remaining, zero)
-                else:
-                    gain = sum((row[index] for index in position.indices_of(move)), zero)
+                gain = chosen.gain(
+                    sum((row[index] for index in position.indices_of(move)), zero),
+                    sum(child.remaining, zero),
+                )
                 totals = list(best[child][0])
                 totals[position.seat] += gain
                 options.append((tuple(totals), move, child))

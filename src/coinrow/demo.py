@@ -62,7 +62,7 @@ def long_row(console: Console, n: int = 1_000_000) -> None:
     if notice:
         console.print(notice)
     start = time.perf_counter()
-    solution = solve(coins)  # type: ignore[call-overload]  # a NumPy row is a row
+    solution = solve(coins)  # type: ignore[arg-type]  # a NumPy row is a row
     console.print(
         f"margin {format_value(solution.margin)}, first moves {solution.first_moves}, "
         f"line starts {solution.line[:20]}...; {time.perf_counter() - start:.2f} s"

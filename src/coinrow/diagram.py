@@ -302,7 +302,7 @@ def variant_view(table: IntervalTable, view: str) -> View:
     """  # noqa: E501
     if view not in ("total", "margin"):
         raise PictureError(f"rules {table.rules}: a cell shows its total or margin, not {view!r}")
-    if view == "total" and table.rules.kind == "stone-game-vii":
+    if view == "total" and table.rules.scores_left:
         raise PictureError(f"rules {table.rules}: cells show margins only (points follow the line)")
     return "total" if view == "total" else "margin"
 
@@ -361,7 +361,7 @@ def variant_marked(table: IntervalTable, highlight: str | None) -> Marked:
     >>> sorted(marked.cells), sorted(marked.moves)
     ([(0, 1), (0, 3), (1, 1)], [(0, 1, 'L1'), (0, 3, 'R2')])
     """
-    from .engines.variants import advance, parse_move
+    from .engines.variants import advance
 
     if highlight is None:
         return Marked(frozenset(), frozenset())
@@ -371,7 +371,7 @@ def variant_marked(table: IntervalTable, highlight: str | None) -> Marked:
     for move in moves:
         if lo > hi:
             raise PictureError(f"the line {highlight!r} is longer than the game")
-        side, count = parse_move(table.rules, move)
+        side, count = table.rules.side_count(move)
         if count > hi - lo + 1 or (side == 2 and lo == hi):
             raise PictureError(f"move {move} of {highlight!r} takes more coins than are left")
         marked_cells.add((lo, hi))
@@ -430,7 +430,7 @@ def describe_variant(table: IntervalTable, cell: VariantCell) -> str:
     row = " ".join(shown if len(shown) <= 8 else [*shown[:3], "…", *shown[-3:]])
     who = f"{cell.player} player to move" if cell.player else "the mover"
     margin = format_value(table.margin_of(i, j))
-    if table.rules.kind == "stone-game-vii":
+    if table.rules.scores_left:
         gets = f"{who}: margin {margin} in points"
     else:
         verb = "gets" if cell.player else "takes"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from .engines import variants as variant_engines
 from .errors import IllegalMoveError, SubgameError, UnsupportedRulesError
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, row_repr, zero_like
-from .rules import PLAIN, Rules, coerce_rules
+from .rules import PLAIN, Rules, coerce_rules, join_moves
 from .subgames import SubgameQueries, Subgames
 
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ class Position:
             extra = getattr(self, name)
             if extra is not None and (isinstance(extra, bool) or not isinstance(extra, int)):
                 raise SubgameError(f"{name} must be an int or None, not {extra!r}")
-        if self.rules.kind == "circular":
+        if self.rules.circle:
             self._check_circle(n)
             return
         if self.first_slice is not None:
@@ -146,7 +146,7 @@ class Position:
             return
         if self.ply is None:
             raise SubgameError(f"under {self.rules} a position needs ply, the moves played")
-        most = 2 if self.rules.kind == "both-ends" else self.rules.take or max(taken, 1)
+        most = self.rules.most_per_move or max(taken, 1)
         if not -(-taken // most) <= self.ply <= taken:
             raise SubgameError(f"{self.ply} moves cannot take {taken} coins under {self.rules}")
 
@@ -209,7 +209,7 @@ class Position:
         >>> Position.start([1, 2, 3, 4], rules="circular").play("2").row
         (4, 1, 2)
         """
-        if self.rules.kind == "circular" and self.first_slice is not None:
+        if self.rules.circle and self.first_slice is not None:
             return tuple(variant_engines.opened(self.coins, self.first_slice))
         return self.coins
 
@@ -219,7 +219,7 @@ class Position:
         >>> Position.start([1, 2, 3, 4], rules="circular").play("2").index_in_coins(1)
         0
         """
-        if self.rules.kind == "circular" and self.first_slice is not None:
+        if self.rules.circle and self.first_slice is not None:
             return (self.first_slice + 1 + index) % len(self.coins)
         return index
 
@@ -234,7 +234,7 @@ class Position:
             return self.lo + (len(self.coins) - 1 - self.hi)
         if self.ply is not None:
             return self.ply
-        if self.rules.kind == "circular":
+        if self.rules.circle:
             if self.first_slice is None:
                 return 0
             return 1 + self.lo + (len(self.coins) - 2 - self.hi)
@@ -270,7 +270,7 @@ class Position:
     def remaining(self) -> tuple[Value, ...]:
         """The coins still on the table (O(n)); the pizza's in clockwise order from the slice
         after the eaten arc."""
-        if self.rules.kind == "circular" and self.first_slice is not None:
+        if self.rules.circle and self.first_slice is not None:
             return self.row[self.lo : self.hi + 1]
         return self.coins[self.lo : self.hi + 1]
 
@@ -283,7 +283,7 @@ class Position:
         """
         if self.is_over:
             return ()
-        if self.rules.kind == "circular" and self.first_slice is None:
+        if self.rules.circle and self.first_slice is None:
             return tuple(range(len(self.coins)))
         return tuple(self.index_in_coins(index) for index in range(self.lo, self.hi + 1))
 
@@ -296,16 +296,9 @@ class Position:
         """  # noqa: E501
         if self.is_over:
             return ()
-        kind = self.rules.kind
-        if kind == "circular" and self.first_slice is None:
+        if self.rules.circle and self.first_slice is None:
             return tuple(str(index) for index in range(len(self.coins)))
-        if kind == "take":
-            most = self.hi - self.lo + 1
-            most = most if self.rules.take is None else min(self.rules.take, most)
-            return tuple(f"{side}{count}" for side in "LR" for count in range(1, most + 1))
-        if kind == "both-ends" and self.lo < self.hi:
-            return ("L", "R", "B")
-        return MOVES
+        return self.rules.legal_moves(self.lo, self.hi)
 
     def _parse(self, move: str) -> tuple[int, int]:
         """(side, count) of a legal move under the rules, else IllegalMoveError (O(len))."""
@@ -314,7 +307,7 @@ class Position:
         if not isinstance(move, str):
             raise IllegalMoveError(f"a move is text such as 'L', not {type(move).__name__}")
         try:
-            side, count = variant_engines.parse_move(self.rules, move)
+            side, count = self.rules.side_count(move)
         except UnsupportedRulesError:
             raise IllegalMoveError(
                 f"{move!r} is not a move of the rules {self.rules}; legal: "
@@ -341,7 +334,7 @@ class Position:
         >>> Position.start([1, 2, 3, 4], rules="take:3").indices_of("R2")
         (3, 2)
         """
-        if self.rules.kind == "circular" and self.first_slice is None:
+        if self.rules.circle and self.first_slice is None:
             return (self._slice(move),)
         if self.rules is PLAIN:
             return (self.coin_index(move),)
@@ -384,7 +377,7 @@ class Position:
         raise IllegalMoveError(f"{move!r} is not a move; moves are L or R")
 
     def _play_under_rules(self, move: str) -> Position:
-        if self.rules.kind == "circular" and self.first_slice is None:
+        if self.rules.circle and self.first_slice is None:
             return self._with(0, len(self.coins) - 2, None, self._slice(move))
         side, count = self._parse(move)
         lo, hi = variant_engines.advance(self.lo, self.hi, side, count)
@@ -396,13 +389,13 @@ class Position:
         >>> Position.start([1, 2, 3], rules="take:any").move_text("r02")
         'R2'
         """
-        if self.rules.kind == "circular" and self.first_slice is None:
+        if self.rules.circle and self.first_slice is None:
             return str(self._slice(move))
         if self.rules is PLAIN:
             self.coin_index(move)
             return move
         side, count = self._parse(move)
-        return variant_engines.move_text(self.rules, side, count)
+        return self.rules.move(side, count)
 
     def guaranteed(
         self, taken: tuple[Value, Value] | None = None, *, subgames: SubgameQueries | None = None
@@ -521,7 +514,7 @@ class Position:
         return repr_html(self, self.coins, highlight=self._cells())
 
     def _cells(self) -> list[tuple[int, int]]:
-        if self.is_over or (self.rules.kind == "circular"):
+        if self.is_over or (self.rules.circle):
             return []
         return [(self.lo, self.hi)]
 
@@ -588,7 +581,7 @@ _MOVE_TOKEN = re.compile(r"[LRB]\d*|\d+")
 
 def parse_line(text: str | Sequence[str], rules: Rules | str | None = None) -> tuple[str, ...]:
     """The moves of a line under the rules, from its text (:func:`join_moves
-    <coinrow.engines.variants.join_moves>`: ``LRL``, ``L2 R1``, ``1 LLL``; case, spaces and
+    <coinrow.rules.join_moves>`: ``LRL``, ``L2 R1``, ``1 LLL``; case, spaces and
     commas forgiven) or a sequence of move texts (O(len)). Whether each move is legal is the
     game's to check.
 
@@ -606,10 +599,10 @@ def parse_line(text: str | Sequence[str], rules: Rules | str | None = None) -> t
             moves.append(word)
             continue
         found = _MOVE_TOKEN.findall(word)
-        if "".join(found) != word or (chosen.kind != "take" and any(len(m) > 1 for m in found)):
+        if "".join(found) != word or (not chosen.counted_moves and any(len(m) > 1 for m in found)):
             raise IllegalMoveError(
                 f"{word!r} is not a line of moves of the rules {chosen} (moves such as "
-                f"{'L2 R1' if chosen.kind == 'take' else 'LRL'})"
+                f"{'L2 R1' if chosen.counted_moves else 'LRL'})"
             )
         moves.extend(found)
     return tuple(moves)
@@ -692,7 +685,7 @@ class Game:
     def _gain(self, before: Position, move: str, after: Position) -> Value:
         zero = zero_like(list(self.coins[:1]))
         with exact_arithmetic():
-            if self.rules.kind == "stone-game-vii":
+            if self.rules.scores_left:
                 return sum(after.remaining, zero)
             return sum((self.coins[index] for index in before.indices_of(move)), zero)
 
@@ -710,7 +703,7 @@ class Game:
         """The moves played, as text (O(n)): see :func:`parse_line` for other rules."""
         if self.rules is PLAIN or not self.moves:
             return "".join(self.moves)
-        return variant_engines.join_moves(self.moves)
+        return join_moves(self.moves)
 
     @property
     def coins_taken(self) -> tuple[list[int], ...]:
@@ -834,7 +827,7 @@ class Game:
     def _picture_line(self) -> str | None:
         """The line as L/R steps of the triangle, or None where the triangle does not
         draw it (moves of several coins, the pizza)."""
-        if self.rules is PLAIN or (self.rules.single_coin_moves and self.rules.kind != "circular"):
+        if self.rules is PLAIN or (self.rules.single_coin_moves and not self.rules.circle):
             return self.line
         return None
 

@@ -65,13 +65,12 @@ class PlayValues:
         ]
         self._memo = {}
         self._subgames: dict[int | None, Subgames] = {}
-        kind = self.rules.kind
         self._table = (
             engines.variant_table(self.coins, self.rules)
-            if kind in engines.INTERVAL_KINDS and kind != "plain"
+            if self.rules.interval and not self.rules.is_plain
             else None
         )
-        if kind == "reply":
+        if self.rules.known_opponent:
             self._reply = self._reply_opponent()
 
     def _reply_opponent(self) -> engines.Opponent:
@@ -121,7 +120,7 @@ class PlayValues:
                 ahead, moves = self._ahead(position)
             seat = position.seat  # ahead lists the mover first: rotate to seat order
             totals = tuple(ahead[(k - seat) % players] for k in range(players))
-            if self._table is None and self.rules.kind != "circular":
+            if self._table is None and not self.rules.circle:
                 self._memo[key] = (totals, moves)
             else:
                 return totals, moves  # O(1) or O(n) from the table: not worth memory
@@ -129,18 +128,18 @@ class PlayValues:
 
     def _ahead(self, position: Position) -> tuple[tuple[Value, ...], tuple[str, ...]]:
         """The totals from here of the mover and the players after them, and the moves."""
-        lo, hi, kind = position.lo, position.hi, self.rules.kind
-        if kind == "circular" and position.first_slice is None:
+        lo, hi, rules = position.lo, position.hi, self.rules
+        if rules.circle and position.first_slice is None:
             result = engines.circular_solve(self.coins)
             return result.totals, result.first_moves
-        if kind in ("plain", "circular"):
+        if rules.is_plain or rules.circle:  # the pizza plays the plain game once opened
             sub = self._plain(position.first_slice, position.row)
             value = sub.value_of(lo, hi)
             return (value, sub.total_of(lo, hi) - value), tuple(sub.moves_of(lo, hi))
         if self._table is not None:
             return self._interval(lo, hi)
         left = self.coins[lo : hi + 1]
-        if kind == "players":
+        if rules.engine == "players-dp":
             result = engines.players_solve(left, self.rules.players, self.rules.tie_break)
             chosen = result.moves[0]  # the tie-break's move first: it is the line's
             others = tuple(move for move in result.first_moves if move != chosen)
@@ -164,7 +163,7 @@ class PlayValues:
         table = self._table
         assert table is not None
         moves = table.optimal_moves_of(lo, hi)
-        if self.rules.kind != "stone-game-vii":
+        if not self.rules.scores_left:
             value = table.value_of(lo, hi)
             return (value, table.total_of(lo, hi) - value), moves
         points = [self.zero, self.zero]  # Stone Game VII: points follow the line

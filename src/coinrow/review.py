@@ -106,7 +106,7 @@ def _evaluation_under(
 ) -> list[Evaluation]:
     row = coerce_coins(coins)
     game = Game(row, moves, rules=rules)
-    if rules.kind in ("reply", "players"):  # each position solves the coins left
+    if rules.per_position:  # each position solves the coins left
         work = (len(game.moves) + 1) * len(row) ** 2 // 2 * rules.players
         what = f"evaluating {len(game.moves):,} moves on {len(row):,} coins under {rules}"
         check_cost(row, "table", max_seconds=max_seconds, what=what, items=work)

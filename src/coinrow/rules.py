@@ -153,10 +153,19 @@ class Rules:
     )
     #: The text form for help and messages (``take:K``).
     syntax: ClassVar[str] = "plain"
+    #: A regular expression of the canonical text forms (without anchors), for schemas
+    #: such as the web API's.
+    pattern: ClassVar[str] = "plain"
+    #: The text forms a server accepts when they differ from :attr:`pattern` (``reply``: only
+    #: the opponent the engines know, whose cost is known), else None.
+    served: ClassVar[str | None] = None
     #: Where the rule comes from (a published problem), for people; "" when none.
     source: ClassVar[str] = "GeeksforGeeks 'Optimal Strategy for a Game', LeetCode 486"
 
     # --- what the engines, the model and the studies read (python-chess style) ------------
+    #: The exact engine family that solves the rules (``coinrow.engines.variants``):
+    #: ``interval-dp`` (the interval DP), ``circle-dp``, ``reply-dp`` or ``players-dp``.
+    engine: ClassVar[str] = "interval-dp"
     #: Subgames are intervals ``lo..hi`` of the row, two players alternating: the interval DP
     #: (and a table of subgames) applies.
     interval: ClassVar[bool] = True
@@ -176,7 +185,10 @@ class Rules:
     known_opponent: ClassVar[bool] = False
     #: Every position must be solved on its own (no table of every subgame answers it).
     per_position: ClassVar[bool] = False
-    #: A census of every row of a family can count it (``census/``).
+    #: Every position is the plain game's (``reply``: only the first seat chooses, by the
+    #: plain game's moves), so the plain game's strategies play it.
+    plain_positions: ClassVar[bool] = True
+    #: A census of every row of a family can count it (``census/``: two players).
     census: ClassVar[bool] = True
     #: What a player's score is called: coins taken (a total) or points.
     score_word: ClassVar[str] = "total"
@@ -230,7 +242,7 @@ class Rules:
         """The rules from the text after ``name:`` (None: no colon)."""
         if parameter is not None:
             raise RulesError(f"rules {spelled!r}: {cls.name} takes no parameter")
-        return cls()
+        return PLAIN if cls is Rules else cls()
 
     def _parameters(self) -> tuple[object, ...]:
         """What tells two rules of one class apart (O(1))."""
@@ -336,6 +348,37 @@ class Rules:
         """
         return other - mine if self.lowest_wins else mine - other
 
+    def aim(self, totals: Sequence[Any], seat: int) -> Any:
+        """What ``seat`` plays for, from everyone's final totals (O(1)): their total, its
+        negative when the lowest total wins, or their points margin when a move scores the
+        coins left (Stone Game VII).
+
+        >>> Rules.parse("misere").aim([3, 5], 0), Rules.parse("stone-game-vii").aim([3, 5], 1)
+        (-3, 2)
+        """
+        if self.scores_left:
+            return totals[seat] - totals[1 - seat]
+        return -totals[seat] if self.lowest_wins else totals[seat]
+
+    def gain(self, taken: Any, left: Any) -> Any:
+        """What a move adds to the mover's total (O(1)): the coins ``taken``, or the coins
+        ``left`` after it when a move scores the coins left (Stone Game VII).
+
+        >>> Rules().gain(4, 10), Rules.parse("stone-game-vii").gain(4, 10)
+        (4, 10)
+        """
+        return left if self.scores_left else taken
+
+    def greedy_score(self, taken: Any, left: Any) -> Any:
+        """How good a move looks to a greedy player who only sees this move (O(1)): what it
+        gains, negated when the lowest total wins.
+
+        >>> Rules.parse("misere").greedy_score(4, 10)
+        -4
+        """
+        gained = self.gain(taken, left)
+        return -gained if self.lowest_wins else gained
+
     # --- moves ------------------------------------------------------------------------------
     def move(self, side: int, count: int = 1) -> Move:
         """The move taking ``count`` coins from ``side`` (0 left, 1 right, 2 both) (O(1)).
@@ -386,6 +429,25 @@ class Rules:
             if self.take is None or count <= self.take:
                 return side, count
         return -1, 0
+
+    def legal_moves(self, lo: int, hi: int) -> Moves:
+        """Every move of subgame ``lo..hi`` (not over), in the engines' tie order: left
+        before right (before both ends), fewer coins before more (O(moves)).
+
+        >>> Rules.parse("take:2").legal_moves(0, 3), Rules.parse("both-ends").legal_moves(0, 1)
+        (('L1', 'L2', 'R1', 'R2'), ('L', 'R', 'B'))
+        """
+        left = hi - lo + 1
+        most = left if self.take is None else min(self.take, left)
+        moves = [
+            self.move(side, count)
+            for side, letter in enumerate("LR")
+            if letter in self.sides
+            for count in range(1, (most if self.counted_moves else 1) + 1)
+        ]
+        if "B" in self.sides and lo < hi:
+            moves.append(self.move(2, 2))
+        return tuple(moves)
 
     def moves_help(self) -> str:
         """The moves in plain words, for help texts and pages (O(1))."""
@@ -457,7 +519,10 @@ class Circular(Rules):
         "then each move takes a slice next to the eaten ones; the larger total wins."
     )
     syntax = "circular"
+    pattern = "circular"
     source = "Peter Winkler's pizza problem"
+    engine = "circle-dp"
+    plain_positions = False
     interval = False
     circle = True
 
@@ -491,7 +556,9 @@ class Misere(Rules):
     title = "Misère"
     description = "Take the leftmost or the rightmost coin; the smaller total wins."
     syntax = "misere"
+    pattern = "misere"
     source = "the misère form of the greedy coins game"
+    plain_positions = False
     lowest_wins = True
 
 
@@ -506,7 +573,9 @@ class StoneGameVII(Rules):
         "the larger score wins."
     )
     syntax = "stone-game-vii"
+    pattern = "stone-game-vii"
     source = "LeetCode 1690 'Stone Game VII'"
+    plain_positions = False
     scores_left = True
     score_word = "points"
 
@@ -518,8 +587,10 @@ class Take(Rules):
     name = "take"
     title = "Take up to K"
     syntax = "take:K"
+    pattern = r"take:(?:any|1000000|[1-9][0-9]{0,5})"
     source = "UVa 10891 'Game of Sum' (take:any)"
     fast_path = False
+    plain_positions = False
     counted_moves = True
 
     def __init__(self, take: int | None = 2) -> None:
@@ -569,8 +640,10 @@ class BothEnds(Rules):
     title = "Both ends"
     description = "Take the leftmost coin, the rightmost coin, or both; the larger total wins."
     syntax = "both-ends"
+    pattern = "both-ends"
     source = ""
     fast_path = False
+    plain_positions = False
     sides = "LRB"
 
     def moves_help(self) -> str:
@@ -584,7 +657,10 @@ class Reply(Rules):
     name = "reply"
     title = "Reply to a known opponent"
     syntax = "reply:STRATEGY"
+    pattern = r"reply:[A-Za-z_][A-Za-z0-9_.]{0,40}(?::[A-Za-z0-9_.:-]{1,20})?"
+    served = "reply:greedy"
     source = "SPOJ TWENDS (reply:greedy)"
+    engine = "reply-dp"
     interval = False
     fast_path = False
     known_opponent = True
@@ -627,9 +703,13 @@ class Players(Rules):
     name = "players"
     title = "N players"
     syntax = "players:P[:left|:right|:spite]"
+    pattern = r"players:(?:[2-9]|[1-5][0-9]|6[0-4])(?::(?:left|right|spite))?"
     source = ""
+    engine = "players-dp"
     interval = False
     fast_path = False
+    plain_positions = False
+    census = False
     per_position = True
 
     def __init__(self, players: int = 3, tie_break: str = "left") -> None:
@@ -679,9 +759,37 @@ def syntax() -> str:
     >>> syntax().split(", ")[:3]
     ['plain', 'circular', 'misere']
     """
+    return rules_syntax()
+
+
+def rules_pattern(*, interval: bool = False, served: bool = False) -> str:
+    """An anchored regular expression of every rule's text forms (only the rules with a
+    table of subgames when ``interval``; what a server accepts when ``served``), built from
+    the registry (O(rules)).
+
+    >>> import re
+    >>> bool(re.fullmatch(rules_pattern(), "take:3")), bool(re.fullmatch(rules_pattern(interval=True), "circular"))
+    (True, False)
+    """  # noqa: E501
+    forms = (
+        (rule.served or rule.pattern) if served else rule.pattern
+        for rule in RULES.values()
+        if rule.interval or not interval
+    )
+    return f"^(?:{'|'.join(forms)})$"
+
+
+def rules_syntax(*, interval: bool = False, served: bool = False) -> str:
+    """Every rule's text form for people, as :func:`rules_pattern` selects them (O(rules)).
+
+    >>> rules_syntax(interval=True)
+    'plain, misere, stone-game-vii, take:K, take:any, both-ends'
+    """
     forms = []
     for rule in RULES.values():
-        forms.append(rule.syntax)
+        if interval and not rule.interval:
+            continue
+        forms.append(rule.served if served and rule.served else rule.syntax)
         if rule is Take:
             forms.append("take:any")
     return ", ".join(forms)

@@ -1,14 +1,20 @@
-"""Solving a row: :func:`solve`, :class:`Solution` and :func:`best_moves`."""
+"""Solving a row: :func:`solve`, :class:`Solution` and :func:`best_moves`.
+
+One :class:`Solution` for every rules: the plain game's O(n) reduction and every other
+rule's engine (docs/variants.md) give the same type, with the same properties.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import Any
 
 from . import engines
 from .engines import reduction
+from .engines import variants as rule_engines
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
+from .errors import UnsupportedRulesError
 from .game import Game, TranscriptRow, split_by_player, taken_indices
 from .numbers import (
     Value,
@@ -20,57 +26,120 @@ from .numbers import (
     json_value,
     zero_like,
 )
-
-if TYPE_CHECKING:
-    from .rules import Rules
-    from .variants import VariantSolution
-
-Outcome = Literal["first", "second", "tie"]
-
+from .rules import PLAIN, Rules, coerce_rules, join_moves
+from .variants import PositionStrategy, run_variant
 
 #: Keys of :meth:`Solution.to_dict` with one entry per coin.
-PER_COIN_KEYS = ("coins", "line", "first_coins", "second_coins")
+PER_COIN_KEYS = ("coins", "line", "moves", "first_coins", "second_coins")
 
 
 class Solution:
-    """The solved game: totals, margin, outcome, the optimal first moves and one optimal line.
+    """The solved game under its rules: every player's total, the margin, who wins, the
+    optimal first moves and one optimal line. One type for every rules.
 
     Every value is an exact number of the row's type. ``coins`` is always a tuple; a row
     solved from a NumPy array keeps the array privately and builds the tuple (O(n), about 36
-    bytes per coin) only when ``coins`` is first read, so huge rows stay compact. The line is
-    kept as byte codes until it is first read. Solutions compare equal when their row,
-    engine, margin, first moves and line are equal; they are hashable and immutable.
+    bytes per coin) only when ``coins`` is first read, so huge rows stay compact. The plain
+    game's line is kept as byte codes until it is first read. Solutions compare equal when
+    their rules, row, engine, totals, first moves and line are equal; they are hashable and
+    immutable.
 
     >>> s = solve([3, 2, 2, 3, 1, 2])
     >>> s.first_total, s.second_total, s.margin, s.outcome, s.first_moves, s.line
     (8, 5, 3, 'first', 'L', 'LLRLLL')
     >>> s
     <Solution of 6 coins by reduction: first 8, second 5, first wins by 3>
+
+    Under other rules ``totals`` lists the players' totals (coins taken, or Stone Game VII's
+    points) along ``line``, first seat first; ``objective`` is the first player's margin in
+    what the rules make them maximise (the misère game: the second's total minus the first's);
+    ``margin`` and the two players' properties raise
+    :class:`~coinrow.errors.UnsupportedRulesError` for more than two players.
+
+    >>> v = solve([5, 3, 1, 4, 2], rules="stone-game-vii")
+    >>> v.margin, v.first_moves, v.line, v.totals
+    (6, 'R', 'RLLLL', (18, 12))
+    >>> v
+    <Solution of 5 coins under stone-game-vii by reduction: first 18, second 12, first wins by 6>
     """
 
-    __slots__ = ("__dict__", "_array", "_line", "_row", "engine", "first_moves", "margin", "n")
+    __slots__ = (
+        "__dict__",
+        "_array",
+        "_line",
+        "_margin",
+        "_moves",
+        "_objective",
+        "_row",
+        "_totals",
+        "engine",
+        "first_moves",
+        "n",
+        "rules",
+        "starts",
+    )
 
     engine: str
     first_moves: str
-    margin: Value
     n: int
+    rules: Rules
+    #: The pizza: the first player's margin after each first slice (slice 0 first); else None.
+    starts: tuple[Value, ...] | None
     _array: Any  # the int64 NumPy row of the compiled path, else None
     _row: tuple[Value, ...] | None
-    _line: Any  # a str, or the kernel's uint8 array of ASCII codes
+    _line: Any  # the plain game: a str, or the kernel's uint8 array of ASCII codes
+    _margin: Value | None
+    _moves: tuple[str, ...] | None  # other rules: the line move by move
+    _totals: tuple[Value, ...] | None  # other rules: every player's total
+    _objective: Value | None
 
     def __init__(
         self, coins: Any, margin: Value, line: Any, first_moves: str, engine: str = "reduction"
     ) -> None:
+        """The plain game's solution from an engine's margin, line and first moves (O(1))."""
         array = is_int_array(coins)
-        values = {
-            "_array": coins if array else None,
-            "_row": None if array else tuple(coins),
-            "_line": line,
-            "margin": margin,
-            "first_moves": first_moves,
-            "engine": engine,
-            "n": len(coins),
-        }
+        self._fill(
+            _array=coins if array else None,
+            _row=None if array else tuple(coins),
+            _line=line,
+            _margin=margin,
+            _moves=None,
+            _totals=None,
+            _objective=margin,
+            first_moves=first_moves,
+            engine=engine,
+            n=len(coins),
+            rules=PLAIN,
+            starts=None,
+        )
+
+    @classmethod
+    def _of_rules(
+        cls, coins: Sequence[Value], rules: Rules, result: rule_engines.VariantResult, engine: str
+    ) -> Solution:
+        """A solution under other rules from a rule engine's result (O(n))."""
+        solution = cls.__new__(cls)
+        margin = None
+        if rules.two_player:
+            with exact_arithmetic():
+                margin = result.totals[0] - result.totals[1]
+        solution._fill(
+            _array=None,
+            _row=tuple(coins),
+            _line=None,
+            _margin=margin,
+            _moves=result.moves,
+            _totals=result.totals,
+            _objective=result.objective,
+            first_moves=join_moves(result.first_moves) if result.first_moves else "",
+            engine=engine,
+            n=len(coins),
+            rules=rules,
+            starts=result.starts,
+        )
+        return solution
+
+    def _fill(self, **values: object) -> None:
         for name, value in values.items():
             object.__setattr__(self, name, value)
 
@@ -85,16 +154,15 @@ class Solution:
     def __len__(self) -> int:
         return self.n
 
+    def _key(self) -> tuple[object, ...]:
+        return (self.rules, self.engine, self.totals, self.first_moves, self.line)
+
     def __eq__(self, other: object) -> bool:
-        """Same row, engine, margin, first moves and line (O(n); array rows stay arrays)."""
+        """Same rules, row, engine, totals, first moves and line (O(n); array rows stay
+        arrays)."""
         if not isinstance(other, Solution):
             return NotImplemented
-        return (self.engine, self.margin, self.first_moves, self.line) == (
-            other.engine,
-            other.margin,
-            other.first_moves,
-            other.line,
-        ) and self._same_row(other)
+        return self._key() == other._key() and self._same_row(other)
 
     def _same_row(self, other: Solution) -> bool:
         if self.n != other.n:
@@ -106,13 +174,33 @@ class Solution:
         return self.coins == other.coins
 
     def __hash__(self) -> int:
-        return hash((self.engine, self.margin, self.first_moves, self.line))
+        return hash(self._key())
+
+    def _two_players(self, what: str) -> None:
+        if not self.rules.two_player:
+            raise UnsupportedRulesError(
+                f"a game of {self.rules.players} players under {self.rules} has no {what}; "
+                "see totals and winners"
+            )
 
     @cached_property
     def line(self) -> str:
-        """One optimal line of ``L``/``R`` moves covering every coin (O(n) on first read)."""
+        """One optimal line covering every coin, as text (O(n) on first read): ``L``/``R``
+        moves run together, longer moves separated by spaces (:func:`~coinrow.rules.join_moves`).
+        """
+        if self._moves is not None:
+            return join_moves(self._moves) if self._moves else ""
         line = self._line
         return line if isinstance(line, str) else str(line.data, "ascii")
+
+    @cached_property
+    def moves(self) -> tuple[str, ...]:
+        """One optimal line, move by move (O(n)).
+
+        >>> solve([1, 2, 3, 4], rules="take:any").moves, solve([8, 15, 3, 7]).moves
+        (('L4',), ('R', 'L', 'L', 'L'))
+        """
+        return self._moves if self._moves is not None else tuple(self.line)
 
     @cached_property
     def total(self) -> Value:
@@ -123,27 +211,70 @@ class Solution:
             return sum(self.coins, zero_like(list(self.coins[:1])))
 
     @cached_property
-    def first_total(self) -> Value:
-        """The most the first player can guarantee (O(n))."""
+    def totals(self) -> tuple[Value, ...]:
+        """Every player's total along :attr:`line`, first seat first (O(n) on first read):
+        coins taken, or Stone Game VII's points."""
+        if self._totals is not None:
+            return self._totals
         with exact_arithmetic():
-            return halve(self.total + self.margin)
-
-    @cached_property
-    def second_total(self) -> Value:
-        """What the second player gets when both play optimally (O(n))."""
-        with exact_arithmetic():
-            return self.total - self.first_total
+            first = halve(self.total + self.margin)
+            return (first, self.total - first)
 
     @property
-    def outcome(self) -> Outcome:
-        """``"first"``, ``"second"`` or ``"tie"`` under optimal play (O(1))."""
-        if self.margin > 0:
-            return "first"
-        return "second" if self.margin < 0 else "tie"
+    def first_total(self) -> Value:
+        """The most the first player can guarantee: their total along :attr:`line` (O(n))."""
+        return self.totals[0]
+
+    @property
+    def second_total(self) -> Value:
+        """What the second player gets when both play optimally (O(n))."""
+        return self.totals[1]
+
+    @property
+    def margin(self) -> Value:
+        """The first player's total minus the second's (O(1)); more than two players raise
+        :class:`~coinrow.errors.UnsupportedRulesError`."""
+        self._two_players("margin")
+        assert self._margin is not None
+        return self._margin
+
+    @property
+    def objective(self) -> Value:
+        """The first player's margin in what the rules make them maximise (O(1)): the
+        margin, or the second's total minus the first's when the lowest total wins."""
+        self._two_players("objective margin")
+        assert self._objective is not None
+        return self._objective
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """0-based seats of the winners (the smallest total in the misère game) (O(p))."""
+        return self.rules.winners(self.totals)
+
+    @property
+    def outcome(self) -> str:
+        """``"first"``, ``"second"`` or ``"tie"`` under optimal play; with more than two
+        players ``"player K"`` (1-based) or ``"tie"`` (O(p))."""
+        if self.rules is PLAIN:
+            margin = self.margin
+            return "first" if margin > 0 else "second" if margin < 0 else "tie"
+        winners = self.winners
+        if len(winners) > 1:
+            return "tie"
+        if self.rules.two_player:
+            return ("first", "second")[winners[0]]
+        return f"player {winners[0] + 1}"
+
+    @property
+    def start(self) -> int | None:
+        """The pizza's first slice (0-based), None under other rules (O(1))."""
+        return int(self.moves[0]) if self.rules.circle and self.moves else None
 
     @cached_property
-    def _coins_taken(self) -> tuple[list[int], list[int]]:
-        return split_by_player(taken_indices(self.n, self.line))
+    def _coins_taken(self) -> tuple[list[int], ...]:
+        if self.rules is PLAIN:
+            return split_by_player(taken_indices(self.n, self.line))
+        return self.game().coins_taken
 
     @property
     def first_coins(self) -> list[int]:
@@ -156,8 +287,14 @@ class Solution:
         return self._coins_taken[1]
 
     def game(self) -> Game:
-        """The optimal line as a :class:`~coinrow.game.Game` (O(n))."""
-        return Game(self.coins, self.line)
+        """The optimal line as a :class:`~coinrow.game.Game` under the rules (O(n)).
+
+        >>> solve([1, 2, 3, 4], rules="take:2").game()
+        Game([1, 2, 3, 4], 'R2 L2', rules='take:2')
+        """
+        if self.rules is PLAIN:
+            return Game(self.coins, self.line)
+        return Game(self.coins, list(self.moves), rules=self.rules)
 
     def transcript(self) -> list[TranscriptRow]:
         """The optimal line move by move, with running totals (O(n)).
@@ -169,7 +306,13 @@ class Solution:
 
     def to_dict(self, per_coin_limit: int | None = None) -> dict[str, Any]:
         """JSON-ready form: ints as numbers, other exact values as strings (O(n)); see
-        :func:`~coinrow.numbers.json_value`.
+        :func:`~coinrow.numbers.json_value`. Keys: ``n``, ``rules``, ``coins``, ``engine``,
+        ``totals``, ``first_total``, ``second_total``, ``margin`` and ``objective`` (null
+        for more than two players), ``outcome``, ``winners``, ``line``, ``moves``,
+        ``first_moves``, ``start`` (the pizza's first slice, else null), ``starts`` (the
+        pizza: the first player's margin after each first slice; else null), ``tie_break``
+        (null but under ``players``), ``first_coins`` and ``second_coins`` (null for more
+        than two players).
 
         With ``per_coin_limit``, a row of more coins leaves out the per-coin keys
         (:data:`PER_COIN_KEYS`) and lists them under ``"omitted"``.
@@ -177,10 +320,13 @@ class Solution:
         >>> solve(["0.1", "0.2", "0.3"]).to_dict()["first_total"]
         '0.4'
         >>> solve([1, 2, 3]).to_dict(per_coin_limit=2)["omitted"]
-        ['coins', 'line', 'first_coins', 'second_coins']
+        ['coins', 'line', 'moves', 'first_coins', 'second_coins']
+        >>> solve([1, 2, 3, 4], rules="circular").to_dict()["starts"]
+        [-2, 2, 0, 2]
         """
         full = per_coin_limit is None or self.n <= per_coin_limit
-        data: dict[str, Any] = {"n": self.n}
+        two = self.rules.two_player
+        data: dict[str, Any] = {"n": self.n, "rules": str(self.rules)}
         if full:
             data["coins"] = (
                 self._array.tolist()
@@ -189,60 +335,66 @@ class Solution:
             )
         data.update(
             engine=self.engine,
+            totals=[json_value(total) for total in self.totals],
             first_total=json_value(self.first_total),
             second_total=json_value(self.second_total),
-            margin=json_value(self.margin),
+            margin=json_value(self.margin) if two else None,
+            objective=json_value(self.objective) if two else None,
             outcome=self.outcome,
+            winners=list(self.winners),
         )
         if full:
-            data["line"] = self.line
-        data["first_moves"] = self.first_moves
+            data.update(line=self.line, moves=list(self.moves))
+        data.update(
+            first_moves=self.first_moves,
+            start=self.start,
+            starts=None if self.starts is None else [json_value(m) for m in self.starts],
+            tie_break=self.rules.tie_break if self.rules.engine == "players-dp" else None,
+        )
         if full:
-            data.update(first_coins=self.first_coins, second_coins=self.second_coins)
+            data.update(
+                first_coins=self.first_coins if two else None,
+                second_coins=self.second_coins if two else None,
+            )
         else:
             data["omitted"] = list(PER_COIN_KEYS)
         return data
 
     def __repr__(self) -> str:
-        head = f"<Solution of {self.n} coins by {self.engine}: "
+        under = "" if self.rules is PLAIN else f" under {self.rules}"
+        head = f"<Solution of {self.n} coins{under} by {self.engine}: "
+        if not self.rules.two_player:
+            totals = ", ".join(format_value(total) for total in self.totals)
+            return head + f"totals {totals}; {self.outcome}>"
         if self.outcome == "tie":
-            return head + f"tie at {format_value(self.first_total)} each>"
+            if self.rules is PLAIN:
+                return head + f"tie at {format_value(self.first_total)} each>"
+            body = f"first {format_value(self.totals[0])}, second {format_value(self.totals[1])}, "
+            return head + body + "a tie>"
         return head + (
             f"first {format_value(self.first_total)}, second {format_value(self.second_total)}, "
             f"{self.outcome} wins by {format_value(abs(self.margin))}>"
         )
 
     def _repr_svg_(self) -> str | None:
-        """Jupyter: the triangle diagram with :attr:`line` highlighted; None over 40 coins."""
+        """Jupyter: the triangle diagram with :attr:`line` highlighted (the plain game), the
+        ring of the pizza; None over 40 coins or under other rules."""
+        if self.rules is not PLAIN:
+            from .svg import repr_variant_svg
+
+            return repr_variant_svg(self)
         from .svg import repr_svg
 
         return repr_svg(self.coins, highlight=self.line)
 
-    def _repr_html_(self) -> str:
-        """Jupyter: the diagram with :attr:`line` highlighted, or a note over 40 coins."""
+    def _repr_html_(self) -> str | None:
+        """Jupyter: the plain game's diagram with :attr:`line` highlighted, or a note over 40
+        coins; None under other rules (the SVG or the text form shows)."""
+        if self.rules is not PLAIN:
+            return None
         from .svg import repr_html
 
         return repr_html(self, self.coins, highlight=self.line)
-
-
-@overload
-def solve(
-    coins: Sequence[object],
-    engine: str = ...,
-    *,
-    max_seconds: float | None = ...,
-    rules: None = None,
-) -> Solution: ...
-
-
-@overload
-def solve(
-    coins: Sequence[object],
-    engine: str = ...,
-    *,
-    max_seconds: float | None = ...,
-    rules: Rules | str,
-) -> Solution | VariantSolution: ...
 
 
 def solve(
@@ -251,19 +403,26 @@ def solve(
     *,
     max_seconds: float | None = engines.MAX_SECONDS,
     rules: Rules | str | None = None,
-) -> Solution | VariantSolution:
-    """Solve a row exactly with the chosen engine (default: the O(n) reduction).
+    opponent: PositionStrategy | None = None,
+    memory_budget: int | None = None,
+) -> Solution:
+    """Solve a row exactly under the rules with the chosen engine (default: the O(n)
+    reduction of the plain game, or each rule's fastest engine).
 
     ``rules`` (a :class:`~coinrow.rules.Rules` or its text, such as ``"misere"``) solves
-    another game: anything but ``"plain"`` returns a
-    :class:`~coinrow.variants.VariantSolution`, at the variant's cost (docs/variants.md).
+    another game at its cost (docs/variants.md); the result is a :class:`Solution` whatever
+    the rules. ``opponent`` is the second player of ``reply`` as a strategy of a
+    :class:`~coinrow.game.Position` (``coinrow.strategies.get(name)``); without it only the
+    engines' own opponents (``greedy``) are known. ``memory_budget`` bounds the bytes of
+    move codes a rule's engine may keep (default 4 GiB).
 
     Complexity: O(n) for ``reduction``; O(n^2) for ``table``, ``memo`` and ``linear``
-    (O(n) memory for ``linear``); O(2^n) for ``brute`` (n <= 20). Long int rows that are
-    int64-safe (:func:`coinrow.engines.dispatch.kernel_row`) run in compiled kernels, with the same
-    results; NumPy int arrays then stay arrays (about 25 bytes per coin at peak). Exact
-    rows whose arithmetic is estimated over ``max_seconds`` (long Fractions with many
-    denominators, Decimals with far-apart exponents) are refused up front with a
+    (O(n) memory for ``linear``); O(2^n) for ``brute`` (n <= 20); each rule's own under
+    other rules (docs/variants.md). Long int rows that are int64-safe
+    (:func:`coinrow.engines.dispatch.kernel_row`) run in compiled kernels, with the same
+    results; NumPy int arrays then stay arrays (about 25 bytes per coin at peak). Work
+    estimated over ``max_seconds`` (long Fractions with many denominators, Decimals with
+    far-apart exponents, a quadratic rule's long row) is refused up front with a
     :class:`~coinrow.errors.CostLimitError` (:func:`coinrow.engines.check_cost`); ``None``
     lifts the limit.
 
@@ -271,15 +430,20 @@ def solve(
     (22, 15)
     >>> solve([5, 3, 1, 4, 2], rules="stone-game-vii").margin
     6
+    >>> solve([1, 2, 3, 4, 5], rules="players:3").totals
+    (7, 5, 3)
     """
-    if rules is not None:
-        from .rules import coerce_rules
-
-        chosen = coerce_rules(rules)
-        if not chosen.is_plain:
-            from .variants import solve_variant
-
-            return solve_variant(coins, chosen, engine_name=engine, max_seconds=max_seconds)
+    chosen = PLAIN if rules is None else coerce_rules(rules)
+    if (chosen is not PLAIN and not chosen.is_plain) or opponent is not None:
+        row_values, outcome, name = run_variant(
+            coins,
+            chosen,
+            engine_name=engine,
+            opponent=opponent,
+            max_seconds=max_seconds,
+            memory_budget=memory_budget,
+        )
+        return Solution._of_rules(row_values, chosen, outcome, name)
     row = kernel_row(coins, KERNEL_MIN_LENGTH.get(engine), checked=engine != "reduction")
     if row is not None and engine == "reduction":
         solved = reduction.solve_int64(row)  # checks int64 safety in its second thread

@@ -50,7 +50,7 @@ RULES_AWARE = ("optimal", "greedy", "random")
 def _plain_only(position: Position, name: str) -> None:
     """Refuse a position under other rules for a strategy of the plain game (O(1)); the
     positions of ``reply:S`` are the plain game's (S is any strategy), so they pass."""
-    if position.rules is not PLAIN and position.rules.kind != "reply":
+    if not position.rules.plain_positions:
         raise UnsupportedRulesError(
             f"strategy {name!r} plays the plain game only, not the rules {position.rules} "
             f"(under other rules: {', '.join(RULES_AWARE)})"
@@ -67,7 +67,7 @@ def play_values(coins: Sequence[object], rules: Rules | str | None) -> PlayValue
     """
     chosen = coerce_rules(rules)
     opponent = None
-    if chosen.kind == "reply" and chosen.strategy not in OPPONENTS:
+    if chosen.known_opponent and chosen.strategy not in OPPONENTS:
         opponent = get(chosen.strategy or "", allow_user=False)
     return PlayValues(coins, chosen, opponent=opponent)
 
@@ -178,19 +178,14 @@ def greedy(position: Position) -> str:
 
 
 def _greedy_under_rules(position: Position) -> str:
-    coins, kind = position.coins, position.rules.kind
+    coins, rules = position.coins, position.rules
     zero = zero_like(list(coins[:1]))
     left = sum(position.remaining, zero)
     best_move, best_score = "", zero
     with exact_arithmetic():
         for move in position.legal_moves():
             taken = sum((coins[index] for index in position.indices_of(move)), zero)
-            if kind == "stone-game-vii":
-                score = left - taken
-            elif kind == "misere":
-                score = -taken
-            else:
-                score = taken
+            score = rules.greedy_score(taken, left - taken)
             if not best_move or score > best_score:
                 best_move, best_score = move, score
     return best_move
@@ -627,7 +622,7 @@ def get(
     """  # noqa: E501
     base, _, parameter = name.strip().partition(":")
     chosen = coerce_rules(rules)
-    if chosen.kind not in ("plain", "reply") and base in BUILTINS and base not in RULES_AWARE:
+    if not chosen.plain_positions and base in BUILTINS and base not in RULES_AWARE:
         raise UnsupportedRulesError(
             f"strategy {name!r} plays the plain game only, not the rules {chosen} "
             f"(under other rules: {', '.join(RULES_AWARE)})"

@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .diagram import (
     MAX_COINS,
@@ -40,7 +40,7 @@ from .numbers import format_value
 
 if TYPE_CHECKING:
     from .engines.variants import IntervalTable
-    from .variants import VariantSolution
+    from .solution import Solution
 
 #: Colours: the first player's turn, the second player's turn, the highlighted line.
 FIRST_COLOR, SECOND_COLOR, HIGHLIGHT_COLOR = "#1f5fbf", "#17803a", "#e8590c"
@@ -555,7 +555,7 @@ RING_RADIUS = 150.0
 PIZZA_FILL, PIZZA_STROKE, BEST_FILL = "#f6d365", "#a07a12", "#fbe3a1"
 
 
-def ring(solution: VariantSolution, size: int | None = None) -> SvgDiagram:
+def ring(solution: Solution, size: int | None = None) -> SvgDiagram:
     """The pizza of a solution under ``circular`` rules as a ring of at most 40 slices
     (O(n)): each slice a wedge with its value, clockwise from slice 0 at the top; outside it
     the first player's margin when the game starts with that slice (``solution.starts``),
@@ -564,8 +564,8 @@ def ring(solution: VariantSolution, size: int | None = None) -> SvgDiagram:
     Every slice is a ``<g class="slice">`` with ``data-slice`` (0-based), ``data-value``,
     ``data-margin`` and ``data-best`` (``1`` for an optimal first slice).
 
-    >>> from coinrow.variants import solve_variant
-    >>> svg = ring(solve_variant([1, 2, 3, 4], "circular"))
+    >>> from coinrow import solve
+    >>> svg = ring(solve([1, 2, 3, 4], rules="circular"))
     >>> svg.count('class="slice"'), 'data-slice="1" data-value="2" data-margin="2"' in svg
     (4, True)
     """
@@ -649,19 +649,17 @@ def ring(solution: VariantSolution, size: int | None = None) -> SvgDiagram:
     return SvgDiagram(ET.tostring(root, encoding="unicode"))
 
 
-def repr_variant_svg(shown: IntervalTable | VariantSolution) -> str | None:
+def repr_variant_svg(shown: IntervalTable | Solution) -> str | None:
     """Jupyter's ``_repr_svg_`` of a variant's table (its triangle) or of a pizza's solution
     (its ring); None over 40 coins or for other solutions, so IPython shows the text form
     (O(n^2) for a table, O(n) for a ring).
 
-    >>> from coinrow.variants import solve_variant
-    >>> repr_variant_svg(solve_variant([1, 2, 3], "misere")) is None
+    >>> from coinrow import solve
+    >>> repr_variant_svg(solve([1, 2, 3], rules="misere")) is None
     True
     """
-    from .variants import VariantSolution
-
     if len(shown) > MAX_COINS:
         return None
-    if isinstance(shown, VariantSolution):
-        return str(ring(shown)) if shown.starts is not None else None
-    return str(variant_triangle(shown, highlight="best"))
+    if hasattr(shown, "optimal_line"):  # a table of subgames: its triangle
+        return str(variant_triangle(cast("IntervalTable", shown), highlight="best"))
+    return str(ring(shown)) if getattr(shown, "starts", None) is not None else None

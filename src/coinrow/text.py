@@ -23,7 +23,7 @@ from .numbers import format_value
 
 if TYPE_CHECKING:
     from .engines.variants import IntervalTable
-    from .variants import VariantSolution
+    from .solution import Solution
 
 PLAYER_STYLES = {"first": "bold blue", "second": "bold green"}
 HIGHLIGHT_STYLE = "bold dark_orange"
@@ -247,13 +247,13 @@ def variant_columns(table: IntervalTable, view: str = "margin") -> int:
     return len(table) * variant_cell_width(table, view)
 
 
-def ring(solution: VariantSolution) -> Text:
+def ring(solution: Solution) -> Text:
     """The pizza of a solution under ``circular`` rules in compact text (O(n)): each slice
     (clockwise from 0), its value and the first player's margin when it is eaten first,
     the optimal first slices starred, in columns of at most 20 slices.
 
-    >>> from coinrow.variants import solve_variant
-    >>> print(ring(solve_variant([1, 2, 3, 4], "circular")))
+    >>> from coinrow import solve
+    >>> print(ring(solve([1, 2, 3, 4], rules="circular")))
     pizza of 4 slices, clockwise: best first slice 1 or 3 (*), the first player's margin 2
     slice    0  1*  2  3*
     value    1   2  3   4

@@ -191,7 +191,7 @@ class Tournament:
         rules: Rules | str | None = None,
     ) -> None:
         chosen = coerce_rules(rules)
-        if chosen.kind in ("reply", "players"):
+        if chosen.per_position:
             raise UnsupportedRulesError(
                 f"rules {chosen} do not apply to a tournament of pairs in both seat orders "
                 "(the second seat of reply is fixed; players seats more than two)"
@@ -308,9 +308,7 @@ def _meet(
         analysis = analyze(coins, game.moves, subgames, rules=rules, values=values)
         first_total, second_total = game.totals
         with exact_arithmetic():
-            margin = first_total - second_total
-            if rules.kind == "misere":
-                margin = -margin
+            margin = rules.objective_margin(first_total, second_total)
         regrets = (analysis.first.total_loss, analysis.second.total_loss)
         if seat == 0:
             games.append((margin, regrets[0], regrets[1]))

@@ -106,7 +106,7 @@ def kernels_warm(family: Family, rules: object = None) -> bool:
 
         random = isinstance(family, RandomRows)
         kernel: Any = variant_kernels.interval_census
-        if chosen.kind == "circular":
+        if chosen.circle:
             kernel = variant_kernels.pizza_rows if random else variant_kernels.pizza_words
         return kernels.cached(kernel)
 

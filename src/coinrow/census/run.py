@@ -20,6 +20,7 @@ from typing import Any
 from ..engines import duration_text
 from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
 from ..numbers import json_fields
+from ..rules import PLAIN, Rules
 from ..strategies import distinct
 from .families import Family, Shard, approximate, check_shards
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
@@ -143,14 +144,14 @@ class CensusResult:
     out: Path | None = None
     recomputed: list[dict[str, str]] = field(default_factory=list)
     ignored_lines: list[Ignored] = field(default_factory=list)
-    rules: str = "plain"
+    rules: str = str(PLAIN)
     variant: VariantTally | None = None
 
     @property
     def outcomes(self) -> dict[str, int]:
         """Rows the first player wins, ties and loses under optimal play (O(histogram));
         in the misère game the smaller total wins."""
-        sign = -1 if self.rules == "misere" else 1
+        sign = -1 if Rules.parse(self.rules).lowest_wins else 1
         return {
             "first": sum(c for m, c in self.histogram.items() if sign * m > 0),
             "tie": self.histogram.get(0, 0),
@@ -205,7 +206,7 @@ class Totals:
         self.by_rows = True
         self.right_optimal = 0
         self.tallies = [StrategyTally(name, compiled=True) for name in job.strategies]
-        self.variant = None if job.rules == "plain" else VariantTally(job.rules)
+        self.variant = None if job.plain else VariantTally(job.rules)
 
     def add(self, result: ShardResult) -> None:
         """Add one shard's result (O(histogram + examples of the shard))."""

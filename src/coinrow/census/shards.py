@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ..counterexamples import Counterexample, check_row, strays, worst_line
 from ..errors import InvalidOptionError
 from ..numbers import exact_arithmetic, json_fields
+from ..rules import PLAIN, Rules
 from ..strategies import get
 from ..subgames import Subgames
 from .compiled import COOPERATIVE, LOOKAHEAD, PARITY, CompiledStrategy, compiled
@@ -64,7 +65,12 @@ class Job:
     rows: bool = False
     shard_rows: int = 0
     version: str = field(default_factory=version)
-    rules: str = "plain"
+    rules: str = str(PLAIN)
+
+    @property
+    def plain(self) -> bool:
+        """True when the job counts the plain game (O(len(rules)))."""
+        return Rules.parse(self.rules).is_plain
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form, as the manifest records it (O(strategies))."""
@@ -85,7 +91,7 @@ class Job:
             examples=int(data["examples"]),
             rows=bool(data["rows"]),
             shard_rows=int(data["shard_rows"]),
-            rules=str(data.get("rules", "plain")),
+            rules=str(data.get("rules", str(PLAIN))),
         )
 
     def fingerprint(self) -> str:
@@ -184,7 +190,7 @@ def run_shard(job: Job, shard: Shard, *, examples: Sequence[int] | None = None) 
         raise InvalidOptionError(
             f"a worker runs coinrow {version()}, the census was started with {job.version}"
         )
-    if job.rules != "plain":
+    if not job.plain:
         from .variants import run_variant_shard
 
         return run_variant_shard(job, shard)

@@ -172,7 +172,7 @@ class Store:
             tally.name for tally in result.strategies
         ] != list(self.job.strategies):
             return None, "its file's counts do not add up to the shard's rows"
-        if (result.variant is None) != (self.job.rules == "plain") or (
+        if (result.variant is None) != self.job.plain or (
             result.variant is not None and result.variant.rules != self.job.rules
         ):
             return None, f"its file does not hold a tally under the rules {self.job.rules}"

@@ -2,7 +2,7 @@
 
 Every row of the family is solved under the rules (the compiled kernels of
 :mod:`coinrow.census.variant_kernels` over words and random rows, for every variant but
-``reply``; else :func:`coinrow.variants.solve_variant`) and tallied: the margin histogram (the first
+``reply``; else :func:`coinrow.solve`) and tallied: the margin histogram (the first
 player's total minus the second's: coins, or Stone Game VII's points), the outcomes, the
 optimal first moves, and, where the totals are shares of the row, the first player's **worst
 share** over the family (first total / the row's total, an exact fraction; rows whose total
@@ -19,11 +19,12 @@ import json
 import time
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidOptionError, UnsupportedRulesError
 from ..numbers import exact_arithmetic
-from ..rules import Rules, coerce_rules
+from ..rules import RULES, Rules, coerce_rules
 from .families import Family, RandomRows, Shard, Words, WordsUpTo
 
 if TYPE_CHECKING:
@@ -32,23 +33,40 @@ if TYPE_CHECKING:
 #: The pizza's bound: the first player can always get 4/9 of a pizza of nonnegative slices.
 FOUR_NINTHS = Fraction(4, 9)
 
-#: Rules a census takes besides the plain game's.
-CENSUS_KINDS = ("circular", "misere", "stone-game-vii", "take", "both-ends", "reply")
-
-#: What a row costs one core under each rules, through Python (solve_variant per row) and
+#: What a row costs one core under each rules, through Python (coinrow.solve per row) and
 #: compiled (census/variant_kernels.py; None: no compiled path): (seconds per row, subgames
 #: per second), so a row of n coins takes seconds + :func:`row_work` / subgames. Fitted to
 #: the rows/s that benchmarks/test_census_variants_bench.py measured at 10 and 15 coins (CPU
-#: time; docs/census.md). ``take:any`` is ``take`` with no bound.
+#: time; docs/census.md). Keyed by the engine a rule's class attributes choose
+#: (:func:`cost_key`): the pizza, the reduction on transformed coins (misère, Stone Game VII
+#: whose moves score the coins left), take:K and take:any, both ends, a known opponent.
 ROW_COSTS: dict[str, tuple[tuple[float, float], tuple[float, float] | None]] = {
-    "circular": ((3.7e-5, 4.8e6), (1.6e-7, 2.9e9)),
-    "misere": ((2.1e-5, 2.5e6), (7e-8, 1.0e9)),
-    "stone-game-vii": ((1.7e-5, 3.1e6), (6e-8, 1.1e9)),
-    "take": ((4.9e-5, 4.2e6), (6e-8, 3.4e8)),
-    "take:any": ((3.0e-5, 3.6e6), (1.7e-7, 1.3e9)),
+    "circle": ((3.7e-5, 4.8e6), (1.6e-7, 2.9e9)),
+    "lowest-wins": ((2.1e-5, 2.5e6), (7e-8, 1.0e9)),
+    "scores-left": ((1.7e-5, 3.1e6), (6e-8, 1.1e9)),
+    "counted": ((4.9e-5, 4.2e6), (6e-8, 3.4e8)),
+    "counted-any": ((3.0e-5, 3.6e6), (1.7e-7, 1.3e9)),
     "both-ends": ((3.4e-5, 2.4e6), (5.5e-8, 7e8)),
-    "reply": ((1.6e-5, 7.1e6), None),
+    "known-opponent": ((1.6e-5, 7.1e6), None),
 }
+
+
+def cost_key(rules: Rules) -> str:
+    """The :data:`ROW_COSTS` entry of the rules, from their class attributes (O(1)).
+
+    >>> cost_key(Rules.parse("take:any")), cost_key(Rules.parse("misere"))
+    ('counted-any', 'lowest-wins')
+    """
+    if rules.circle:
+        return "circle"
+    if rules.known_opponent:
+        return "known-opponent"
+    if rules.counted_moves:
+        return "counted-any" if rules.take is None else "counted"
+    if "B" in rules.sides:
+        return "both-ends"
+    return "scores-left" if rules.scores_left else "lowest-wins"
+
 
 #: Most seconds of one core a census through Python may need before it is refused (it can
 #: still run for hours with a progress bar; past a day a compiled path is the way).
@@ -59,7 +77,7 @@ SHARD_ROWS = {"python": 1 << 12, "compiled": 1 << 18}
 
 
 def census_rules(rules: object, strategies: tuple[str, ...] = (), rows: bool = False) -> Rules:
-    """The rules of a census, checked (O(1)): every two-player variant of ``CENSUS_KINDS``;
+    """The rules of a census, checked (O(1)): every two-player rule (``Rules.census``);
     ``players:P`` and strategies or per-row output under other rules than the plain game's
     raise :class:`~coinrow.errors.UnsupportedRulesError` naming the rules.
 
@@ -68,15 +86,15 @@ def census_rules(rules: object, strategies: tuple[str, ...] = (), rows: bool = F
     >>> census_rules("players:3")
     Traceback (most recent call last):
     ...
-    coinrow.errors.UnsupportedRulesError: rules players:3:left: the census counts two-player games only (plain, circular, misere, stone-game-vii, take:K, take:any, both-ends, reply:STRATEGY)
+    coinrow.errors.UnsupportedRulesError: rules players:3:left: the census counts two-player games only (every rule but players:P)
     """  # noqa: E501
     chosen = coerce_rules(rules)
     if chosen.is_plain:
         return chosen
-    if chosen.kind not in CENSUS_KINDS:
+    if not chosen.census:
+        others = ", ".join(rule.syntax for rule in RULES.values() if not rule.census)
         raise UnsupportedRulesError(
-            f"rules {chosen}: the census counts two-player games only (plain, circular, "
-            "misere, stone-game-vii, take:K, take:any, both-ends, reply:STRATEGY)"
+            f"rules {chosen}: the census counts two-player games only (every rule but {others})"
         )
     if strategies:
         raise UnsupportedRulesError(
@@ -97,13 +115,10 @@ def share_sense(rules: Rules) -> str | None:
     >>> share_sense(Rules.parse("misere")), share_sense(Rules.parse("stone-game-vii"))
     ('largest', None)
     """
-    if rules.kind == "stone-game-vii":
+    if rules.scores_left:
         return None
-    return "largest" if rules.kind == "misere" else "smallest"
+    return "largest" if rules.lowest_wins else "smallest"
 
-
-#: Rules with compiled census kernels (:mod:`coinrow.census.variant_kernels`).
-COMPILED_KINDS = ("circular", "misere", "stone-game-vii", "both-ends", "take")
 
 #: Longest rows of a compiled ``take`` census: a row's optimal first moves are a bit mask of
 #: at most 2 x 31 moves.
@@ -122,10 +137,11 @@ def compiled_path(family: Family, rules: Rules) -> bool:
     False
     """
     return (
-        rules.kind in COMPILED_KINDS
+        (rules.circle or (rules.interval and not rules.is_plain))  # the pizza, the interval DP
         and isinstance(family, Words | WordsUpTo | RandomRows)
         and family.margin_bound < 1 << 16
-        and (rules.kind != "take" or family.max_length <= MAX_COMPILED_TAKE_LENGTH)
+        and (not rules.counted_moves or family.max_length <= MAX_COMPILED_TAKE_LENGTH)
+        and rules.sides in ("LR", "LRB")  # the kernels take from both ends
     )
 
 
@@ -137,12 +153,12 @@ def row_work(n: int, rules: Rules) -> int:
     >>> row_work(10, Rules.parse("circular")), row_work(10, Rules.parse("take:2"))
     (100, 110)
     """
-    if rules.kind == "circular":
+    if rules.circle:
         return n * n
-    if rules.kind in ("misere", "stone-game-vii"):
+    if rules.fast_path and rules.interval:
         return n  # the reduction on -a (compiled: the interval DP, n(n+1)/2)
     cells = n * (n + 1) // 2
-    if rules.kind == "take":
+    if rules.counted_moves:
         return cells * (1 if rules.take is None else min(rules.take, n))
     return cells
 
@@ -155,14 +171,12 @@ def rows_per_second(family: Family, rules: Rules) -> float:
     4209000.0
     """
     work = row_work(family.max_length, rules)
-    python, compiled = ROW_COSTS[
-        "take:any" if rules.kind == "take" and rules.take is None else rules.kind
-    ]
+    python, compiled = ROW_COSTS[cost_key(rules)]
     seconds, rate = python
     if compiled is not None and compiled_path(family, rules):
         seconds, rate = compiled
         n = family.max_length
-        if rules.kind != "circular":  # the interval DP: take:any is O(n^3) compiled
+        if not rules.circle:  # the interval DP: take:any is O(n^3) compiled
             work = n * (n + 1) // 2 * (n if rules.take is None else min(rules.take, n))
     return 1 / (seconds + work / rate)
 
@@ -236,6 +250,10 @@ class VariantTally:
     below_four_ninths: int = 0
     first_moves: dict[str, int] = field(default_factory=dict)
 
+    @cached_property
+    def _circle(self) -> bool:
+        return Rules.parse(self.rules).circle
+
     @property
     def sense(self) -> str | None:
         """``smallest``, ``largest`` or None (see :func:`share_sense`) (O(1))."""
@@ -243,7 +261,7 @@ class VariantTally:
 
     def add(self, share: Fraction, example: ShareExample, keep: int) -> None:
         """Count one row's share (O(1), O(log keep) when it reaches the worst)."""
-        if self.rules == "circular" and share < FOUR_NINTHS:
+        if self._circle and share < FOUR_NINTHS:
             self.below_four_ninths += 1
         worse = self.share is None or (
             share > self.share if self.sense == "largest" else share < self.share
@@ -296,7 +314,7 @@ class VariantTally:
                 "examples": [example.to_dict() for example in self.examples],
                 "excluded_rows": self.excluded,
             }
-        if self.rules == "circular":
+        if self._circle:
             applies = family is None or _nonnegative(family)
             data["four_ninths"] = {
                 "applies": applies,
@@ -354,7 +372,7 @@ def _nonnegative(family: Family) -> bool:
 def run_variant_shard(job: Job, shard: Shard) -> ShardResult:
     """One shard of a census under other rules (the Dask task): compiled where
     :func:`compiled_path` says (O(rows * n^2); take:K O(rows * n^2 K), take:any O(rows *
-    n^3)), else :func:`coinrow.variants.solve_variant` per row (its complexity per row)."""
+    n^3)), else :func:`coinrow.solve` per row (its complexity per row)."""
     from .shards import ShardResult
 
     started = time.perf_counter()
@@ -380,11 +398,11 @@ def run_variant_shard(job: Job, shard: Shard) -> ShardResult:
 def _python_shard(
     family: Family, shard: Shard, rules: Rules, keep: int
 ) -> tuple[dict[int, int], VariantTally]:
-    """Each row solved by solve_variant and counted."""
-    from ..variants import solve_variant
+    """Each row solved by :func:`coinrow.solve` and counted."""
+    from ..solution import solve
 
     opponent = None
-    if rules.kind == "reply" and rules.strategy != "greedy":
+    if rules.known_opponent and rules.strategy != "greedy":
         from ..strategies import get
 
         opponent = get(rules.strategy or "", seed=0)
@@ -393,10 +411,10 @@ def _python_shard(
     histogram: dict[int, int] = {}
     with exact_arithmetic():
         for offset, row in enumerate(family.rows_of(shard)):
-            solution = solve_variant(row, rules, opponent=opponent)
+            solution = solve(row, rules=rules, opponent=opponent)
             margin = int(solution.totals[0] - solution.totals[1])
             histogram[margin] = histogram.get(margin, 0) + 1
-            if rules.kind != "circular":
+            if not rules.circle:
                 moves = solution.first_moves
                 tally.first_moves[moves] = tally.first_moves.get(moves, 0) + 1
             if sense is None:
@@ -418,7 +436,7 @@ def _compiled_shard(
     """The compiled kernels over the shard."""
     import numpy as np
 
-    from ..engines.variants import join_moves, move_text
+    from ..rules import join_moves
     from . import variant_kernels as k
 
     bound = family.margin_bound
@@ -426,8 +444,15 @@ def _compiled_shard(
     counts = np.zeros(k.COUNTS, np.int64)
     examples = np.zeros(min(keep, shard.count), np.int64)
     masks = np.zeros(shard.count, np.int64)
-    kind = {"misere": k.MISERE, "stone-game-vii": k.STONE_GAME_VII, "both-ends": k.BOTH_ENDS}
-    code = kind.get(rules.kind, k.TAKE)
+    code = (
+        k.STONE_GAME_VII
+        if rules.scores_left
+        else k.MISERE
+        if rules.lowest_wins
+        else k.BOTH_ENDS
+        if "B" in rules.sides
+        else k.TAKE
+    )
     take = shard.length if rules.take is None else rules.take
     common = (hist, bound, counts, examples)
     if isinstance(family, RandomRows):
@@ -437,9 +462,9 @@ def _compiled_shard(
         rows = np.zeros((0, 0), np.int64)
         alphabet = np.array(family.alphabet, np.int64)  # type: ignore[attr-defined]
         first = np.array(shard.first, np.int64)
-    if rules.kind == "circular" and rows.shape[0]:
+    if rules.circle and rows.shape[0]:
         k.pizza_rows(rows, *common)
-    elif rules.kind == "circular":
+    elif rules.circle:
         k.pizza_words(alphabet, shard.length, first, shard.count, *common)
     else:
         source = (alphabet, first, rows, shard.length, shard.count)
@@ -448,10 +473,10 @@ def _compiled_shard(
         raise RuntimeError(f"shard {shard.key}: {int(counts[k.ROWS])} rows for {shard.count}")
     histogram = {int(m) - bound: int(hist[m]) for m in np.flatnonzero(hist)}
     tally = VariantTally(str(rules), compiled=True)
-    if rules.kind != "circular":
-        if rules.kind == "take":
+    if not rules.circle:
+        if rules.counted_moves:
             most = min(take, shard.length)
-            names = [move_text(rules, side, c) for side in (0, 1) for c in range(1, most + 1)]
+            names: list[str] = [rules.move(side, c) for side in (0, 1) for c in range(1, most + 1)]
         else:
             names = ["L", "R", "B"]
         for mask, number in zip(*np.unique(masks, return_counts=True), strict=True):

@@ -25,6 +25,7 @@ from .. import __version__
 from ..errors import CoinrowError
 from ..io import read_file, read_text_bytes
 from ..numbers import Value, coerce_coins
+from ..rules import PLAIN
 
 app = typer.Typer(
     name="coinrow",
@@ -59,7 +60,7 @@ def json_option(help: str = "Print the solution as JSON.") -> Any:
     return typer.Option(False, "--json", help=help)
 
 
-def rules_option(help: str, *, default: str | None = "plain", short: bool = True) -> Any:
+def rules_option(help: str, *, default: str | None = str(PLAIN), short: bool = True) -> Any:
     """The ``--rules`` option (also ``-r`` unless ``short`` is false) that names the rules of
     the game (:meth:`coinrow.rules.Rules.parse`); ``help`` lists those the command takes."""
     return typer.Option(default, *(("--rules", "-r") if short else ("--rules",)), help=help)

@@ -203,7 +203,7 @@ def _compile_notice(census: Census) -> None:
     if not (console.is_terminal and census.missing_count):
         return
     job = census.job
-    plain = job.rules == "plain"
+    plain = job.plain
     if not (kernels_warm(job.family) if plain else kernels_warm(job.family, job.rules)):
         seconds = COMPILE_SECONDS if plain else VARIANT_COMPILE_SECONDS
         console.print(f"compiling the census kernels once, about {seconds} s")

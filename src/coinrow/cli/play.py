@@ -21,7 +21,7 @@ from ..game import Game, Position
 from ..io import read_bytes
 from ..numbers import Value, format_value, random_row
 from ..record import Record, RecordsRead, append_record, load_records
-from ..rules import Rules
+from ..rules import Rules, syntax
 from ..strategies import Strategy, get, play_values
 from ..subgames import Subgames
 from . import (
@@ -52,25 +52,14 @@ HELP_LINE = "L or R: take the left or right coin · h: hint · u: undo · q: qui
 MAX_SOLVING_COINS = 100
 
 #: The --rules option of play and analyze.
-RULES_HELP = (
-    "The rules of the game: plain, circular, misere, stone-game-vii, take:K, take:any, "
-    "both-ends, reply:STRATEGY, players:P[:left|:right|:spite] (docs/variants.md)."
-)
+RULES_HELP = f"The rules of the game: {syntax()} (docs/variants.md)."
 
 
 def help_line(rules: Rules) -> str:
     """The moves and commands of a game under the rules, in one line."""
-    kind = rules.kind
-    if kind == "take":
-        most = "any number" if rules.take is None else f"1 to {rules.take}"
-        moves = f"L2, R1, ...: take {most} coins from the left or right"
-    elif kind == "both-ends":
-        moves = "L, R or B: take the left coin, the right coin, or both"
-    elif kind == "circular":
-        moves = "first a slice's number, then L or R: the slice before or after the eaten arc"
-    else:
+    if rules.single_coin_moves and not rules.circle:
         return HELP_LINE
-    return f"{moves} · h: hint · u: undo · q: quit"
+    return f"{rules.moves_help()} · h: hint · u: undo · q: quit"
 
 
 @app.command("play")
@@ -116,7 +105,7 @@ def play_command(
     rules = Rules.parse(rules_text)
     opponent = _opponent_name(rules, opponent, first)
     row = _play_row(coins, random_n, seed, values)
-    if rules.kind in ("reply", "players") and len(row) > MAX_SOLVING_COINS:
+    if rules.per_position and len(row) > MAX_SOLVING_COINS:
         fail(
             f"a game under {rules} has at most {MAX_SOLVING_COINS} coins (its hints and "
             f"analysis solve the coins left at every move); this row has {len(row):,}"
@@ -174,7 +163,7 @@ def play_command(
 
 def _opponent_name(rules: Rules, opponent: str | None, human_first: bool) -> str:
     """The computer's strategy: ``--opponent`` (optimal by default), S under ``reply:S``."""
-    if rules.kind != "reply":
+    if not rules.known_opponent:
         return opponent or "optimal"
     if not human_first:
         fail(f"under {rules} you play first: the second seat is {rules.strategy}")
@@ -285,7 +274,7 @@ class _Session:
             total = self.game.best_totals(values=self.values)[self.human_seat]
             here = self.game.position
             text = " or ".join(f"{move} (take {_coins_text(here, move)})" for move in options)
-            what = "points" if self.rules.kind == "stone-game-vii" else "in total"
+            what = "points" if self.rules.scores_left else "in total"
             self.console.print(
                 f"Hint: best {text}; with best play from here you end with "
                 f"{format_value(total)} {what}."
@@ -330,7 +319,7 @@ def _coins_text(position: Position, move: str) -> str:
 def _position_board(position: Position) -> Text:
     """The board of any rules: the row with its ends marked; the pizza's slices by number
     before its first slice."""
-    if position.rules.kind == "circular" and position.first_slice is None:
+    if position.rules.circle and position.first_slice is None:
         text = Text("Pizza (slice: value) ")
         for index, coin in enumerate(position.coins[: 2 * BOARD_WIDTH]):
             text.append(f"{index}:{format_value(coin)} ")
@@ -377,9 +366,7 @@ def _today() -> str:
 
 def _verdict(game: Game, human_seat: int) -> str:
     totals = game.totals
-    pick = min if game.rules.kind == "misere" else max
-    best = pick(totals)
-    winners = [seat for seat, total in enumerate(totals) if total == best]
+    winners = game.rules.winners(totals)
     if human_seat not in winners:
         result = "You lose"
     else:
@@ -486,7 +473,7 @@ def _analyze_record(record: Record) -> GameAnalysis:
     rules = record.rules
     if rules.is_plain:
         return analyze(record.coins, record.moves)
-    if rules.kind in ("reply", "players") and len(record.coins) > MAX_SOLVING_COINS:
+    if rules.per_position and len(record.coins) > MAX_SOLVING_COINS:
         fail(
             f"a game under {rules} is analysed up to {MAX_SOLVING_COINS} coins (it solves "
             f"the coins left at every move); this record has {len(record.coins):,}"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
@@ -15,9 +14,6 @@ from ..errors import CostLimitError, RowTooLongError, TableTooLargeError
 from ..numbers import Value, format_value
 from ..rules import Rules
 from ..solution import Solution, solve
-
-if TYPE_CHECKING:
-    from ..variants import VariantSolution
 from . import (
     MAX_SECONDS,
     CoinsArgument,
@@ -89,7 +85,7 @@ def solve_command(
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
     chosen = Rules.parse(rules)
-    if svg is not None and chosen.kind != "circular":
+    if svg is not None and not chosen.circle:
         fail(
             f"--svg draws the pizza's ring (--rules circular), not rules {chosen}; "
             "coinrow table --svg FILE draws the triangle of subgames"
@@ -133,20 +129,19 @@ def solve_rules(
     no_limit: bool = False,
     svg: Path | None = None,
 ) -> None:
-    """``solve --rules``: the variant's solution as text or JSON (VariantSolution.to_dict),
+    """``solve --rules``: the solution under the rules as text or JSON (Solution.to_dict),
     refused up front when estimated over a minute (unless ``--no-limit``) or over the
     memory budget."""
     from ..strategies import get
-    from ..variants import solve_variant
 
     opponent = None
-    if rules.kind == "reply" and rules.strategy != "greedy":
+    if rules.known_opponent and rules.strategy != "greedy":
         opponent = get(rules.strategy or "")
     try:
-        solution = solve_variant(
+        solution = solve(
             row,
-            rules,
-            engine_name=engine,
+            engine,
+            rules=rules,
             opponent=opponent,
             max_seconds=None if no_limit else MAX_SECONDS,
         )
@@ -193,13 +188,13 @@ def _seats(count: int) -> list[str]:
     return ["first", "second"] if count == 2 else [f"player {k}" for k in range(1, count + 1)]
 
 
-def _verdict(solution: VariantSolution) -> str:
+def _verdict(solution: Solution) -> str:
     if solution.outcome == "tie":
         return "a tie"
-    if solution.margin is None:
+    if not solution.rules.two_player:
         return f"{solution.outcome} has the most"
     margin = format_value(abs(solution.margin))
-    if solution.rules.kind == "misere":
+    if solution.rules.lowest_wins:
         return f"the {solution.outcome} player wins with {margin} less"
     return f"the {solution.outcome} player wins by {margin}"
 

@@ -39,7 +39,7 @@ from ..numbers import (
     json_value,
     zero_like,
 )
-from ..rules import Misere, Rules, StoneGameVII
+from ..rules import Misere, Rules, StoneGameVII, join_moves
 from . import MAX_SECONDS, duration_text, estimated_solve_seconds, reduction, subgame_seconds
 from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, int64_safe, kernel_row
 
@@ -68,53 +68,6 @@ class VariantResult(NamedTuple):
     starts: tuple[Value, ...] | None = None
 
 
-def move_text(rules: Rules, side: int, count: int) -> str:
-    """A move's text: ``L``/``R``/``B``, or side and count for ``take`` (O(1)).
-
-    >>> move_text(Rules.parse("take:3"), 1, 2), move_text(Rules.parse("both-ends"), 2, 2)
-    ('R2', 'B')
-    """
-    if rules.kind == "take":
-        return f"{_SIDES[side]}{count}"
-    return _SIDES[side]
-
-
-def parse_move(rules: Rules, text: str) -> tuple[int, int]:
-    """(side, count) of a move's text under the rules, side 0 = left, 1 = right, 2 = both
-    (O(len(text))); an unknown move raises :class:`~coinrow.errors.UnsupportedRulesError`.
-
-    >>> parse_move(Rules.parse("take:any"), "R12"), parse_move(Rules.parse("misere"), "L")
-    ((1, 12), (0, 1))
-    """
-    side = _SIDES.find(text[:1].upper()) if text else -1
-    rest = text[1:]
-    if rules.kind == "take":
-        if side in (0, 1) and rest.isdigit() and int(rest) >= 1:
-            count = int(rest)
-            if rules.take is None or count <= rules.take:
-                return side, count
-    elif side in (0, 1) and not rest:
-        return side, 1
-    elif side == 2 and not rest and rules.kind == "both-ends":
-        return 2, 2
-    raise UnsupportedRulesError(f"{text!r} is not a move of the rules {rules}")
-
-
-def join_moves(moves: Sequence[str]) -> str:
-    """One text for a line or a set of moves (O(len)): one-letter moves run together
-    (``LRL``), longer ones are separated by spaces (``L2 R1``), and the pizza's first slice
-    stands apart (``3 LRL``).
-
-    >>> join_moves(["L", "R"]), join_moves(["L2", "R1"]), join_moves(["3", "L", "R"])
-    ('LR', 'L2 R1', '3 LR')
-    """
-    if all(len(move) == 1 and move.isalpha() for move in moves):
-        return "".join(moves)
-    if moves[0].isdigit() and all(len(move) == 1 and move.isalpha() for move in moves[1:]):
-        return f"{moves[0]} {''.join(moves[1:])}".rstrip()
-    return " ".join(moves)
-
-
 def variant_table(
     coins: Sequence[object],
     rules: Rules,
@@ -135,9 +88,10 @@ def variant_table(
     """
     from .table import MEMORY_BUDGET
 
-    if rules.kind not in INTERVAL_KINDS:
+    if not rules.interval:
         raise UnsupportedRulesError(
-            f"rules {rules} have no table of subgames (only {', '.join(INTERVAL_KINDS)})"
+            f"rules {rules} have no table of subgames (only two players alternating on an "
+            "interval of the row have one)"
         )
     row = coerce_coins(coins)
     seconds, needed = variant_cost(row, rules, table=True, limit=max_seconds)
@@ -153,30 +107,26 @@ def variant_table(
         return IntervalTable(row, rules)
 
 
-#: Rules whose subgames are intervals of the row with two players alternating.
-INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
-
-
 # --- cost model -------------------------------------------------------------------------------
 
 #: Measured seconds per subgame of each variant engine on a row of small Python ints (n =
 #: 1,000 to 3,000, a 2-core machine shared with other work, so on the high side): the
-#: interval DP by kind (``take-moves``: per subgame and coin of K, K <= 3; ``take``: the
-#: window maxima, slower per subgame as n grows and its deques leave the caches),
-#: the best reply (Python, with a strategy object, compiled), N players (per
-#: subgame and player), the pizza's reductions (per pair of slices: Python, compiled) and its
-#: doubled-row DP. Other numbers scale these by the plain table's cost for them
+#: interval DP (``three-moves``: with both ends; ``take-moves``: per subgame and coin of K,
+#: K <= 3; ``window-maxima``: take:K's, slower per subgame as n grows and its deques leave
+#: the caches), the best reply (Python, with a strategy object, compiled), N players
+#: (``seats``: per subgame and player), the pizza's reductions (per pair of slices: Python,
+#: compiled) and its doubled-row DP. Other numbers scale these by the plain table's cost for them
 #: (:func:`coinrow.engines.subgame_seconds`).
 VARIANT_SUBGAME_SECONDS: dict[str, float] = {
     "interval": 0.55e-6,
-    "both-ends": 0.65e-6,
-    "take": 5e-6,
+    "three-moves": 0.65e-6,
+    "window-maxima": 5e-6,
     "take-moves": 0.9e-6,
     "take-any": 0.6e-6,
-    "reply": 0.8e-6,
+    "reply-python": 0.8e-6,
     "reply-object": 0.8e-6,
     "reply-compiled": 1e-8,
-    "players": 0.25e-6,
+    "seats": 0.25e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
     "doubled-row": 0.85e-6,
@@ -187,7 +137,7 @@ VARIANT_SUBGAME_SECONDS: dict[str, float] = {
 CACHE_COINS = 20_000
 
 #: Bytes a solve keeps per subgame (its move codes; the compiled reply and N players: one).
-SOLVE_CODE_BYTES = {"interval": 4, "reply": 1, "players": 1}
+SOLVE_CODE_BYTES = {"interval-dp": 4, "reply-dp": 1, "players-dp": 1}
 
 #: Bytes a table keeps per subgame besides its number: the move code.
 TABLE_CODE_BYTES = 4
@@ -197,26 +147,26 @@ DEQUE_ENTRY_BYTES = 100
 
 
 def _engine_key(coins: Sequence[Value], rules: Rules, fast: bool, opponent: bool) -> str:
-    kind = rules.kind
-    if kind == "take":
+    family = rules.engine
+    if family == "interval-dp" and rules.counted_moves:
         if rules.take is None or rules.take >= len(coins):
             return "take-any"
-        return "take-moves" if rules.take <= TAKE_MOVES_MAX_K else "take"
-    if kind == "both-ends":
-        return "both-ends"
-    if kind == "circular":
+        return "take-moves" if rules.take <= TAKE_MOVES_MAX_K else "window-maxima"
+    if family == "interval-dp" and "B" in rules.sides:
+        return "three-moves"
+    if family == "circle-dp":
         if not fast:
             return "doubled-row"
         compiled = kernel_row(coins, PIZZA_KERNEL_MIN_LENGTH) is not None
         return "pizza-compiled" if compiled else "pizza"
-    if kind == "reply":
+    if family == "reply-dp":
         if opponent:
             return "reply-object"
         if rules.strategy == "greedy" and kernel_row(coins, REPLY_KERNEL_MIN_LENGTH) is not None:
             return "reply-compiled"
-        return "reply"
-    if kind == "players":
-        return "players"
+        return "reply-python"
+    if family == "players-dp":
+        return "seats"
     return "interval"
 
 
@@ -252,11 +202,11 @@ def variant_cost(
     n = len(coins)
     if not n:
         return 0.0, 0
-    if fast and rules.kind in ("misere", "stone-game-vii") and not table:
+    if fast and rules.fast_path and rules.interval and not table:
         return estimated_solve_seconds(coins, "reduction", limit=limit), 0
     cells = n * (n + 1) // 2
     key = _engine_key(coins, rules, fast, opponent)
-    items = cells * (rules.players if rules.kind == "players" else 1)
+    items = cells * (rules.players if key == "seats" else 1)
     if key == "take-moves" and rules.take is not None:
         items = cells * (1 + rules.take)  # one list per move and side, a little each
     seconds = items * VARIANT_SUBGAME_SECONDS[key] * _number_factor(coins, items, limit, key)
@@ -264,10 +214,10 @@ def variant_cost(
         seconds *= 1 + n / CACHE_COINS  # Python objects leave the caches as n grows
     if table:
         return seconds, cells * (bytes_per_cell(coins, None) + TABLE_CODE_BYTES)
-    if rules.kind == "circular":
+    if rules.circle:
         return seconds, 0
-    needed = cells * SOLVE_CODE_BYTES.get(rules.kind, SOLVE_CODE_BYTES["interval"])
-    if key == "take" and rules.take is not None:
+    needed = cells * SOLVE_CODE_BYTES.get(rules.engine, SOLVE_CODE_BYTES["interval-dp"])
+    if key == "window-maxima" and rules.take is not None:
         needed += 2 * n * min(rules.take, n) * DEQUE_ENTRY_BYTES
     return seconds, needed
 
@@ -343,7 +293,7 @@ class IntervalTable:
     """
 
     def __init__(self, coins: Sequence[Value], rules: Rules, *, keep: bool = True) -> None:
-        if rules.kind not in INTERVAL_KINDS:
+        if not rules.interval:
             raise UnsupportedRulesError(f"rules {rules} are not a two-player interval game")
         self.coins = tuple(coins)
         self.rules = rules
@@ -357,8 +307,11 @@ class IntervalTable:
         self.codes: list[array[int]] = []
         self.edges: list[tuple[Value, Value]] = []
         self.keep = keep
-        self.depth = 2 if rules.kind == "both-ends" else 1
-        if rules.kind == "take":
+        self.depth = 2 if "B" in rules.sides else 1
+        #: Moves may take coins from the right end (rules whose moves are all from the
+        #: front, such as take-from-the-front rules, have only left moves).
+        self.right = "R" in rules.sides
+        if rules.counted_moves:
             if rules.take is None or rules.take >= len(self.coins):  # the same game
                 self._fill_take_any()
             elif rules.take <= TAKE_MOVES_MAX_K:
@@ -371,22 +324,22 @@ class IntervalTable:
 
     def _moves(self, i: int, j: int) -> list[tuple[int, int, Value, int, int]]:
         """(side, count, score, child lo, child hi) of every move in subgame i..j, in tie order."""
-        coins, prefix, kind = self.coins, self.prefix, self.rules.kind
-        if kind == "take":
+        coins, prefix, rules = self.coins, self.prefix, self.rules
+        if rules.counted_moves:
             most = j - i + 1 if self.rules.take is None else min(self.rules.take, j - i + 1)
             left = [(0, c, prefix[i + c] - prefix[i], i + c, j) for c in range(1, most + 1)]
             right = [
                 (1, c, prefix[j + 1] - prefix[j + 1 - c], i, j - c) for c in range(1, most + 1)
             ]
-            return left + right
-        if kind == "stone-game-vii":
+            return left + right if self.right else left
+        if rules.scores_left:
             return [
                 (0, 1, prefix[j + 1] - prefix[i + 1], i + 1, j),
                 (1, 1, prefix[j] - prefix[i], i, j - 1),
             ]
-        sign = -1 if kind == "misere" else 1
+        sign = -1 if rules.lowest_wins else 1
         moves = [(0, 1, sign * coins[i], i + 1, j), (1, 1, sign * coins[j], i, j - 1)]
-        if kind == "both-ends" and i < j:
+        if "B" in rules.sides and i < j:
             moves.append((2, 2, coins[i] + coins[j], i + 1, j - 1))
         return moves
 
@@ -408,13 +361,14 @@ class IntervalTable:
     def _fill_ends(self) -> None:
         """One diagonal at a time, each move's value as a list (the same recurrence as
         :meth:`_moves`, written out for speed): L, R, and B under ``both-ends``."""
-        n, prefix, zero, kind = len(self.coins), self.prefix, self.zero, self.rules.kind
-        coins = [-coin for coin in self.coins] if kind == "misere" else list(self.coins)
+        n, prefix, zero, rules = len(self.coins), self.prefix, self.zero, self.rules
+        coins = [-coin for coin in self.coins] if rules.lowest_wins else list(self.coins)
+        both_ends = "B" in rules.sides
         previous: list[Value] = []
         before: list[Value] = []
         for width in range(n):
             count = n - width
-            if kind == "stone-game-vii":
+            if rules.scores_left:
                 if width == 0:
                     left, right = [zero] * count, [zero] * count
                 else:
@@ -430,7 +384,7 @@ class IntervalTable:
                 right = [coins[i + width] - previous[i] for i in range(count)]
             values = list(map(max, left, right))  # max keeps the left value on ties
             codes = array("I", [3 if lv >= rv else 4 for lv, rv in zip(left, right, strict=True)])
-            if kind == "both-ends" and width:
+            if both_ends and width:
                 both = [
                     coins[i] + coins[i + width] - (before[i + 1] if width > 1 else zero)
                     for i in range(count)
@@ -481,7 +435,7 @@ class IntervalTable:
                 right, m_right = row[0]
                 take_left = left - prefix[i]
                 take_right = prefix[j + 1] + right
-                if take_left >= take_right:
+                if not self.right or take_left >= take_right:
                     values.append(take_left)
                     codes.append(3 * (m_left - i))
                 else:
@@ -500,7 +454,7 @@ class IntervalTable:
             count = n - width
             values: list[Value] = []
             codes = array("I")
-            for side in (0, 1):
+            for side in (0, 1) if self.right else (0,):
                 for taken in range(1, min(most, width + 1) + 1):
                     child = self.values[width - taken] if taken <= width else None
                     if side == 0:
@@ -554,7 +508,7 @@ class IntervalTable:
                 rights.append(right)
                 take_left = left[0] - prefix[i]
                 take_right = prefix[j + 1] + right[0]
-                if take_left >= take_right:
+                if not self.right or take_left >= take_right:
                     values.append(take_left)
                     codes.append(3 * (left[1] - i))
                 else:
@@ -579,20 +533,21 @@ class IntervalTable:
         """The first optimal move in tie order in subgame i..j (O(1))."""
         self._check(i, j)
         code = self.codes[j - i][i]
-        return move_text(self.rules, code % 3, code // 3)
+        return self.rules.move(code % 3, code // 3)
 
     def optimal_moves_of(self, i: int, j: int) -> tuple[str, ...]:
         """Every optimal move in subgame i..j (O(moves))."""
         self._check(i, j)
         best = self._child(i, j)
         return tuple(
-            move_text(self.rules, side, count)
+            self.rules.move(side, count)
             for side, count, score, lo, hi in self._moves(i, j)
             if score - self._child(lo, hi) == best
         )
 
     def moves_of(self, i: int, j: int) -> str:
-        """Every optimal move in subgame i..j as one text (see :func:`join_moves`) (O(moves))."""
+        """Every optimal move in subgame i..j as one text (see
+        :func:`~coinrow.rules.join_moves`) (O(moves))."""
         return join_moves(self.optimal_moves_of(i, j))
 
     def margin_of(self, i: int, j: int) -> Value:
@@ -611,13 +566,13 @@ class IntervalTable:
         >>> IntervalTable([1, 5, 2], Rules.parse("misere")).value_of(0, 2)
         6
         """
-        if self.rules.kind == "stone-game-vii":
+        if self.rules.scores_left:
             raise UnsupportedRulesError(
                 "Stone Game VII subgames have margins only (margin_of); points follow the line"
             )
         objective, total = self.objective_of(i, j), self.total_of(i, j)
         with exact_arithmetic():
-            both = total - objective if self.rules.kind == "misere" else total + objective
+            both = total - objective if self.rules.lowest_wins else total + objective
             return halve(both)
 
     def __repr__(self) -> str:
@@ -648,7 +603,7 @@ class IntervalTable:
         """
         n = len(self.coins)
         cells = []
-        points = self.rules.kind == "stone-game-vii"
+        points = self.rules.scores_left
         for width in range(n - 1, -1, -1):
             for i in range(n - width):
                 j = i + width
@@ -685,7 +640,7 @@ class IntervalTable:
         while lo <= hi:
             code = self.codes[hi - lo][lo]
             side, count = code % 3, code // 3
-            moves.append(move_text(self.rules, side, count))
+            moves.append(self.rules.move(side, count))
             lo, hi = advance(lo, hi, side, count)
         return tuple(moves)
 
@@ -713,9 +668,9 @@ def replay(
     totals = [zero] * rules.players
     lo, hi = start, len(coins) - 1
     for turn, text in enumerate(moves):
-        side, count = parse_move(rules, text)
+        side, count = rules.side_count(text)
         new_lo, new_hi = advance(lo, hi, side, count)
-        if rules.kind == "stone-game-vii":
+        if rules.scores_left:
             gain = prefix[new_hi + 1] - prefix[new_lo] if new_lo <= new_hi else zero
         else:
             gain = (

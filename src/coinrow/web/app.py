@@ -81,7 +81,6 @@ from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, Optimal, get, play
 from ..subgames import Subgames
 from ..svg import triangle
-from ..variants import solve_variant
 from . import models
 from .workers import Answer, WorkerPool, error_answer
 
@@ -678,7 +677,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
     @api_post(
         "/api/solve",
         "Solve a row",
-        models.SolveResponse | models.VariantSolveResponse,
+        models.SolveResponse,
         bodies.solve,
     )
     def solve_endpoint(body: Any) -> JSONResponse:
@@ -686,10 +685,8 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         variant's JSON; the pizza adds ``starts``, the margin of each first slice). O(n) for
         the plain game, misere and stone-game-vii; O(n^2) (times K or P) for the others."""
         row, rules = row_and_rules(body, limits.solve_coins, check_plain=False)
-        if rules.is_plain:
-            solution = solve(row, max_seconds=request_seconds())
-            return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
-        return JSONResponse(solve_variant(row, rules).to_dict())
+        solution = solve(row, rules=rules, max_seconds=request_seconds())
+        return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
 
     @api_post(
         "/api/table",

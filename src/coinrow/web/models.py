@@ -26,6 +26,7 @@ from pydantic import (
 )
 
 from ..diagram import VIEWS
+from ..rules import PLAIN, rules_pattern, rules_syntax
 
 #: An exact value in a response: an int as a JSON number, a Decimal or Fraction as an exact
 #: string ("0.4", "1/3").
@@ -62,16 +63,12 @@ VALUES_PATTERN = (
     rf"^(?:[ \t]*{_INTEGER}[ \t]*(?:-|\.\.)[ \t]*{_INTEGER}[ \t]*"
     rf"|{_SEPARATOR}*{_TOKEN}(?:{_SEPARATOR}+{_TOKEN})*{_SEPARATOR}*)$"
 )
-#: Rules of the game the API solves (coinrow.rules, canonical lowercase spellings):
-#: ``reply`` with the one opponent the engines know, ``players:P`` for P from 2 to 64.
-RULES_PATTERN = (
-    r"^(?:plain|circular|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5})"
-    r"|reply:greedy|players:(?:[2-9]|[1-5][0-9]|6[0-4])(?::(?:left|right|spite))?)$"
-)
+#: Rules of the game the API solves (coinrow.rules, canonical lowercase spellings, from the
+#: registry): ``reply`` with the one opponent the engines know, ``players:P`` for P from 2
+#: to 64.
+RULES_PATTERN = rules_pattern(served=True)
 #: Rules whose subgames are intervals of the row with two players (``/api/table``).
-TABLE_RULES_PATTERN = (
-    r"^(?:plain|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5}))$"
-)
+TABLE_RULES_PATTERN = rules_pattern(interval=True, served=True)
 #: A line of moves under any rules: L, R, B, L2, R10, and the pizza's first slice (digits).
 VARIANT_LINE_PATTERN = r"^ *(?:(?:[LR][0-9]*|B|[0-9]+) *)*$"
 #: One coin as a string.
@@ -125,23 +122,20 @@ def moves_field(max_moves: int) -> Any:
 
 
 def rules_field(pattern: str, kinds: str) -> Any:
-    """A ``rules`` field: the text form of :class:`coinrow.Rules`, default ``plain`` (O(1))."""
+    """A ``rules`` field: the text form of :class:`coinrow.Rules`, default the plain game's
+    (O(1))."""
     return Field(
-        "plain",
+        str(PLAIN),
         max_length=40,
         pattern=pattern,
         description=f"The rules of the game (docs/variants.md), in lowercase: {kinds}.",
     )
 
 
-RULES_KINDS = (
-    "plain, circular (the pizza), misere, stone-game-vii, take:K (K from 1 to 1000000) or "
-    "take:any, both-ends, reply:greedy, players:P (P from 2 to 64) with an optional tie-break "
-    ":left (default), :right or :spite"
-)
+RULES_KINDS = rules_syntax(served=True)
 TABLE_RULES_KINDS = (
-    "plain, misere, stone-game-vii, take:K or take:any, both-ends (the rules whose subgames "
-    "are intervals of the row)"
+    f"{rules_syntax(interval=True, served=True)} (the rules whose subgames are intervals of "
+    "the row)"
 )
 
 
@@ -250,30 +244,13 @@ class ErrorResponse(BaseModel):
 
 
 class SolveResponse(BaseModel):
-    """What ``coinrow solve --json`` prints. Over 10,000 coins (without ``full``) the
-    per-coin keys are left out and listed under ``omitted``."""
-
-    n: int
-    coins: list[Exact] | None = None
-    engine: str
-    first_total: Exact
-    second_total: Exact
-    margin: Exact
-    outcome: Literal["first", "second", "tie"]
-    line: str | None = None
-    first_moves: str = Field(description='The optimal first move(s): "L", "R" or "LR".')
-    first_coins: list[int] | None = None
-    second_coins: list[int] | None = None
-    omitted: list[str] | None = None
-
-
-class VariantSolveResponse(BaseModel):
-    """What ``coinrow solve --rules R --json`` prints (``VariantSolution.to_dict()``), and
-    for the pizza ``starts``."""
+    """What ``coinrow solve --json`` prints (``Solution.to_dict()``) under every rules. Over
+    10,000 coins (without ``full``) the per-coin keys are left out and listed under
+    ``omitted``."""
 
     rules: str = Field(description="The rules, in their canonical text form.")
     n: int
-    coins: list[Exact]
+    coins: list[Exact] | None = None
     engine: str
     totals: list[Exact] = Field(description="Every player's total along the line, first first.")
     first_total: Exact
@@ -287,18 +264,21 @@ class VariantSolveResponse(BaseModel):
         description='"first", "second", "tie", or with more than two players "player K".',
     )
     winners: list[int] = Field(description="0-based seats of the winners.")
-    line: str = Field(description='One optimal line: "LRL", "L2 R1", "1 LLL" (pizza).')
-    moves: list[str]
+    line: str | None = Field(None, description='One optimal line: "LRL", "L2 R1", "1 LLL" (pizza).')
+    moves: list[str] | None = None
     first_moves: str = Field(description="Every optimal first move, as one text.")
     start: int | None = Field(description="The pizza's first slice (0-based), else null.")
-    tie_break: Literal["left", "right", "spite"] | None = Field(
-        description="The tie-break of players:P, else null."
-    )
     starts: list[Exact] | None = Field(
         None,
         description="The pizza only: for each first slice (0-based), the first player's "
         "margin (first minus second) with best play after it.",
     )
+    tie_break: Literal["left", "right", "spite"] | None = Field(
+        description="The tie-break of players:P, else null."
+    )
+    first_coins: list[int] | None = None
+    second_coins: list[int] | None = None
+    omitted: list[str] | None = None
 
 
 class CellData(BaseModel):
