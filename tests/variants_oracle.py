@@ -157,9 +157,7 @@ def front(coins: Sequence[Number], k: int) -> tuple[Number, dict[str, Number]]:
 
     if not row:
         return 0, {}
-    firsts = {
-        f"L{c}": sum(row[:c]) - best(c) for c in range(1, min(k, len(row)) + 1)
-    }
+    firsts = {f"L{c}": sum(row[:c]) - best(c) for c in range(1, min(k, len(row)) + 1)}
     best.cache_clear()
     return max(firsts.values()), firsts
 

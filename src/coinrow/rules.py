@@ -24,6 +24,8 @@ back with :meth:`Rules.parse` (``str(Rules.parse(text))`` is the canonical spell
 ``players:P[:TIE]``    P players in turn, each maximising their own total; TIE breaks a mover's
                        ties: ``left`` (default), ``right`` or ``spite`` (the move that leaves the
                        best-off other player the least, then left)
+``front:K``            take 1 to K coins from the front of the row only (LeetCode 1406 "Stone
+                       Game III" is ``front:3``; LintCode 395 "Coins in a Line II" ``front:2``)
 =====================  ==========================================================================
 
 Adding a rule is a subclass with ``name`` and its class attributes, and one line
@@ -751,6 +753,48 @@ class Players(Rules):
             f"wanting the largest total of their own; between equal moves a player takes "
             f"{ties}."
         )
+
+
+@register
+class Front(Rules):
+    """Take 1 to K coins from the front of the row only (LeetCode 1406 "Stone Game III" with
+    K = 3, LintCode 395 "Coins in a Line II" with K = 2)."""
+
+    name = "front"
+    title = "Take from the front"
+    syntax = "front:K"
+    pattern = r"front:(?:1000000|[1-9][0-9]{0,5})"
+    source = "LeetCode 1406 'Stone Game III' (front:3), LintCode 395 'Coins in a Line II' (front:2)"
+    fast_path = False
+    plain_positions = False
+    counted_moves = True
+    sides = "L"
+
+    def __init__(self, take: int = 3) -> None:
+        if isinstance(take, bool) or not isinstance(take, int) or not 1 <= take <= MAX_TAKE:
+            raise RulesError(f"front takes an int K from 1 to {MAX_TAKE}, not {take!r}")
+        self._set(take=take)
+
+    @classmethod
+    def _from_parameter(cls, parameter: str | None, spelled: str) -> Rules:
+        count = ascii_number(parameter or "", low=1, high=MAX_TAKE, spelled=spelled, what="K")
+        return cls(count)
+
+    def _parameters(self) -> tuple[object, ...]:
+        return (self.take,)
+
+    def __str__(self) -> str:
+        return f"front:{self.take}"
+
+    def describe(self) -> str:
+        return f"Take 1 to {self.take} coins from the front of the row; the larger total wins."
+
+    def moves_help(self) -> str:
+        return f"L1 to L{self.take} take that many coins from the front (the left end)"
+
+    def move_words(self, move: str) -> str:
+        _, count = self.side_count(move)
+        return f"take {count} coin{'s' if count != 1 else ''} from the front"
 
 
 def syntax() -> str:
