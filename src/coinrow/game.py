@@ -83,6 +83,15 @@ def split_by_player(indices: list[int]) -> tuple[list[int], list[int]]:
     return indices[0::2], indices[1::2]
 
 
+def _check_positions(rules: Rules) -> None:
+    """Refuse rules whose positions a :class:`Position` cannot hold (O(1))."""
+    if not rules.positions:
+        raise UnsupportedRulesError(
+            f"rules {rules}: a position keeps more than the coins left and the moves "
+            "played, so play and analysis do not take them yet; solve() does"
+        )
+
+
 @dataclass(frozen=True)
 class Position:
     """The coins ``lo..hi`` still on the table of a row (``lo = hi + 1`` when the game is
@@ -119,6 +128,7 @@ class Position:
     def __post_init__(self) -> None:
         object.__setattr__(self, "coins", tuple(coerce_coins(self.coins)))
         rules = coerce_rules(self.rules)
+        _check_positions(rules)
         object.__setattr__(self, "rules", PLAIN if rules.is_plain else rules)
         n = len(self.coins)
         for name in ("lo", "hi"):
@@ -197,6 +207,7 @@ class Position:
         return position._start_under(chosen)
 
     def _start_under(self, rules: Rules) -> Position:
+        _check_positions(rules)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "ply", None if rules.single_coin_moves else 0)
         return self

@@ -190,6 +190,9 @@ class Rules:
     #: Every position is the plain game's (``reply``: only the first seat chooses, by the
     #: plain game's moves), so the plain game's strategies play it.
     plain_positions: ClassVar[bool] = True
+    #: A :class:`~coinrow.game.Position` (an interval, the moves played, the pizza's first
+    #: slice) holds every position of the rules, so they can be played and analysed.
+    positions: ClassVar[bool] = True
     #: A census of every row of a family can count it (``census/``: two players).
     census: ClassVar[bool] = True
     #: What a player's score is called: coins taken (a total) or points.
@@ -222,7 +225,7 @@ class Rules:
         >>> Rules.parse("pizza")
         Traceback (most recent call last):
         ...
-        coinrow.errors.RulesError: unknown rules 'pizza'; choose one of: plain, circular, misere, stone-game-vii, take:K, take:any, both-ends, reply:STRATEGY, players:P[:left|:right|:spite]
+        coinrow.errors.RulesError: unknown rules 'pizza'; choose one of: plain, circular, misere, stone-game-vii, take:K, take:any, both-ends, reply:STRATEGY, players:P[:left|:right|:spite], front:K
         """  # noqa: E501
         if isinstance(text, Rules):
             return text
@@ -380,6 +383,17 @@ class Rules:
         """
         gained = self.gain(taken, left)
         return -gained if self.lowest_wins else gained
+
+    # --- states of rules whose positions are not intervals (``engine = "search-dp"``) -----
+    def start_state(self) -> tuple[int, ...]:
+        """The start of a game whose positions are not intervals: a tuple whose first item
+        counts the coins gone from the front (O(1))."""
+        raise UnsupportedRulesError(f"rules {self} are solved on intervals, not states")
+
+    def state_moves(self, state: tuple[int, ...], n: int) -> tuple[tuple[Move, int, Any], ...]:
+        """Every move of ``state`` in a row of ``n`` coins, in tie order: the move, the coins
+        it takes from the front, and the next state (O(moves))."""
+        raise UnsupportedRulesError(f"rules {self} are solved on intervals, not states")
 
     # --- moves ------------------------------------------------------------------------------
     def move(self, side: int, count: int = 1) -> Move:
@@ -827,7 +841,7 @@ def rules_syntax(*, interval: bool = False, served: bool = False) -> str:
     """Every rule's text form for people, as :func:`rules_pattern` selects them (O(rules)).
 
     >>> rules_syntax(interval=True)
-    'plain, misere, stone-game-vii, take:K, take:any, both-ends'
+    'plain, misere, stone-game-vii, take:K, take:any, both-ends, front:K'
     """
     forms = []
     for rule in RULES.values():

@@ -312,7 +312,7 @@ class Solution:
         ``first_moves``, ``start`` (the pizza's first slice, else null), ``starts`` (the
         pizza: the first player's margin after each first slice; else null), ``tie_break``
         (null but under ``players``), ``first_coins`` and ``second_coins`` (null for more
-        than two players).
+        than two players, or rules whose positions a game cannot hold).
 
         With ``per_coin_limit``, a row of more coins leaves out the per-coin keys
         (:data:`PER_COIN_KEYS`) and lists them under ``"omitted"``.
@@ -352,9 +352,10 @@ class Solution:
             tie_break=self.rules.tie_break if self.rules.engine == "players-dp" else None,
         )
         if full:
+            taken = two and self.rules.positions  # a game() replays the line
             data.update(
-                first_coins=self.first_coins if two else None,
-                second_coins=self.second_coins if two else None,
+                first_coins=self.first_coins if taken else None,
+                second_coins=self.second_coins if taken else None,
             )
         else:
             data["omitted"] = list(PER_COIN_KEYS)

@@ -107,6 +107,8 @@ def _run(
         return kernels.reply_solve(row, _opponent(row, rules, opponent)), family
     if family == "players-dp":
         return kernels.players_solve(row, rules.players, rules.tie_break), family
+    if family == "search-dp":
+        return kernels.search_solve(row, rules), family
     if fast and not rules.is_plain and rules.interval:  # the reduction on transformed coins
         if rules.scores_left:
             return kernels.stone_game_vii_solve(row), "reduction"

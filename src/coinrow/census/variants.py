@@ -86,7 +86,7 @@ def census_rules(rules: object, strategies: tuple[str, ...] = (), rows: bool = F
     >>> census_rules("players:3")
     Traceback (most recent call last):
     ...
-    coinrow.errors.UnsupportedRulesError: rules players:3:left: the census counts two-player games only (every rule but players:P)
+    coinrow.errors.UnsupportedRulesError: rules players:3:left: the census counts two-player games only (every rule but players:P[:left|:right|:spite])
     """  # noqa: E501
     chosen = coerce_rules(rules)
     if chosen.is_plain:
