@@ -26,6 +26,8 @@ back with :meth:`Rules.parse` (``str(Rules.parse(text))`` is the canonical spell
                        best-off other player the least, then left)
 ``front:K``            take 1 to K coins from the front of the row only (LeetCode 1406 "Stone
                        Game III" is ``front:3``; LintCode 395 "Coins in a Line II" ``front:2``)
+``stone-game-ii``      take all the coins of the first X piles, 1 <= X <= 2M, then M = max(M, X),
+                       M starting at 1 (LeetCode 1140; positions are not intervals: solve only)
 =====================  ==========================================================================
 
 Adding a rule is a subclass with ``name`` and its class attributes, and one line
@@ -225,7 +227,7 @@ class Rules:
         >>> Rules.parse("pizza")
         Traceback (most recent call last):
         ...
-        coinrow.errors.RulesError: unknown rules 'pizza'; choose one of: plain, circular, misere, stone-game-vii, take:K, take:any, both-ends, reply:STRATEGY, players:P[:left|:right|:spite], front:K
+        coinrow.errors.RulesError: unknown rules 'pizza'; choose one of: plain, circular, misere, stone-game-vii, take:K, take:any, both-ends, reply:STRATEGY, players:P[:left|:right|:spite], front:K, stone-game-ii
         """  # noqa: E501
         if isinstance(text, Rules):
             return text
@@ -809,6 +811,48 @@ class Front(Rules):
     def move_words(self, move: str) -> str:
         _, count = self.side_count(move)
         return f"take {count} coin{'s' if count != 1 else ''} from the front"
+
+
+@register
+class StoneGameII(Rules):
+    """LeetCode 1140 "Stone Game II": take all the coins of the first X piles, 1 <= X <= 2M,
+    then M = max(M, X), M starting at 1 (a position is the piles gone and M, not an
+    interval)."""
+
+    name = "stone-game-ii"
+    title = "Stone Game II"
+    description = (
+        "Take all the coins of the first X piles left, X from 1 to 2M, then M becomes the "
+        "larger of M and X (M starts at 1); the larger total wins."
+    )
+    syntax = "stone-game-ii"
+    pattern = "stone-game-ii"
+    source = "LeetCode 1140 'Stone Game II'"
+    engine = "search-dp"
+    interval = False
+    fast_path = False
+    plain_positions = False
+    per_position = True
+    positions = False
+    counted_moves = True
+    sides = "L"
+    take = None
+
+    def moves_help(self) -> str:
+        return "L1 to L(2M) take the first 1 to 2M piles; M starts at 1 and grows to X"
+
+    def move_words(self, move: str) -> str:
+        _, count = self.side_count(move)
+        return f"take the first {count} pile{'s' if count != 1 else ''}"
+
+    def start_state(self) -> tuple[int, ...]:
+        return (0, 1)
+
+    def state_moves(self, state: tuple[int, ...], n: int) -> tuple[tuple[Move, int, Any], ...]:
+        gone, m = state
+        return tuple(
+            (self.move(0, x), x, (gone + x, max(m, x))) for x in range(1, min(2 * m, n - gone) + 1)
+        )
 
 
 def syntax() -> str:
