@@ -6,9 +6,10 @@
   `$$...$$`, and this hook turns the LaTeX into MathML with `latex2mathml`, which the browser
   draws with no script and nothing fetched. LaTeX that does not convert is a build warning, so
   a strict build fails on it.
-- Interactive sessions (a `python` fence that starts with `>>>`) are highlighted as `pycon`, so
-  the prompts and the output get their own classes and the copy button can leave them out
-  (docs/assets/copy-code.css).
+- Interactive sessions (a `python` fence that starts with `>>>`) are highlighted as `pycon`, and
+  every session's copy button copies only its code: the lines after `>>> ` and `... `, without
+  the prompts, the output or a traceback (Material copies a block's `data-copy` text when it
+  has one).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ _MATH = re.compile(
 _INLINE = re.compile(r"^\\\((?P<tex>.*)\\\)$", re.DOTALL)
 _BLOCK = re.compile(r"^\\\[(?P<tex>.*)\\\]$", re.DOTALL)
 _SESSION_FENCE = re.compile(r"^(?P<indent>[ \t]*)```python[ \t]*\n(?=[ \t]*>>> )", re.MULTILINE)
+_CODE_BLOCK = re.compile(r'<div class="highlight">(?P<pre><pre>.*?</pre>)</div>', re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
 # latex2mathml leaves a command it does not know as text: a backslash inside a MathML token.
 _UNKNOWN_COMMAND = re.compile(r"<m[ion][^>]*>\\[A-Za-z]+</m[ion]>")
 # latex2mathml sizes `\bigl|` but not `\bigl\lvert`: the same bar, spelled the way it knows.
@@ -73,7 +76,28 @@ def to_mathml(tex: str, *, display: str) -> str:
     return mathml
 
 
+def session_code(block_html: str) -> str | None:
+    """The code of an interactive session (its `>>> ` and `... ` lines without the prompts), or
+    None when the block is not a session."""
+    lines = html.unescape(_TAG.sub("", block_html)).splitlines()
+    if not lines or not lines[0].startswith(">>> "):
+        return None
+    return "\n".join(line[4:] for line in lines if line.startswith((">>> ", "... ")))
+
+
+def with_copy_text(content: str) -> str:
+    def mark(match: re.Match[str]) -> str:
+        code = session_code(match["pre"])
+        if code is None:
+            return match.group(0)
+        return f'<div class="highlight" data-copy="{html.escape(code)}">{match["pre"]}</div>'
+
+    return _CODE_BLOCK.sub(mark, content)
+
+
 def on_page_content(content: str, page: Any, **_: Any) -> str:
+    content = with_copy_text(content)
+
     def render(match: re.Match[str]) -> str:
         body = html.unescape(match["body"].strip())
         form = (_BLOCK if match["tag"] == "div" else _INLINE).fullmatch(body)

@@ -43,6 +43,8 @@ class _Page(HTMLParser):
         self.images: list[str] = []
         self.loads: list[str] = []
         self.maths = 0
+        self.copy_texts: list[str] = []
+        self.sessions = 0
         self.text: list[str] = []
         self._code = 0
 
@@ -62,6 +64,10 @@ class _Page(HTMLParser):
             self.loads.append(found["href"])
         if tag == "math":
             self.maths += 1
+        if tag == "div" and "data-copy" in found:
+            self.copy_texts.append(found["data-copy"])
+        if tag == "span" and found.get("class") == "gp":
+            self.sessions += 1  # a prompt: every session has at least one
         if tag in ("code", "pre", "script", "style"):
             self._code += 1
 
@@ -201,6 +207,19 @@ def test_every_page_names_the_version_and_the_licence(site: dict[Path, _Page]) -
     assert unnamed == []
 
 
+def test_every_session_copies_its_code_without_prompts_or_output(
+    site: dict[Path, _Page],
+) -> None:
+    texts = [text for page in site.values() for text in page.copy_texts]
+    prompts = sum(page.sessions for page in site.values())
+    assert len(texts) >= 150 and prompts > len(texts)  # the sessions of guides and reference
+    assert [text for text in texts if ">>>" in text or "Traceback" in text or not text] == []
+    pages_with_prompts_but_no_copy_text = [
+        path.name for path, page in site.items() if page.sessions and not page.copy_texts
+    ]
+    assert pages_with_prompts_but_no_copy_text == []
+
+
 def tutorial_imports() -> list[str]:
     """`module.name` for every `from coinrow... import name` in a tutorial's examples."""
     names = []
@@ -248,6 +267,7 @@ def test_the_pages_speak_to_users_not_in_project_history() -> None:
 
 # Search over file:// and the copy buttons, in Debian's Chromium (skipped only where it is
 # missing; `make test` installs it on CI).
+COPY_BUTTON = "button.md-code__button[data-md-type=copy]"
 needs_chromium = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason=f"Chromium is not installed at {CHROMIUM}"
 )
@@ -272,23 +292,33 @@ def test_search_works_from_disk_and_copy_buttons_copy_only_code(
     titles = page.locator(".md-search-result__item h1").all_inner_texts()
     assert any("Theory" in title for title in titles), titles
 
-    # What the copy button of the home page's first session puts on the clipboard: Material
-    # hands ClipboardJS the block's text with the block marked data-md-copying.
-    page.goto((built.site / "tutorials" / "learn.html").as_uri())
-    page.wait_for_selector("button.md-code__button[data-md-type=copy]")
-    page.evaluate(
-        "() => { window.copied = []; document.addEventListener('copy', () => {"
-        " const box = document.activeElement;"
-        " window.copied.push(box && 'value' in box"
-        " ? box.value.slice(box.selectionStart, box.selectionEnd)"
-        " : document.getSelection().toString()); }, true); }"
+    # What a copy button puts on the clipboard (ClipboardJS copies through a hidden text box).
+    def copied(address: Path, block: Any) -> str:
+        page.goto(address.as_uri())
+        page.wait_for_selector(COPY_BUTTON)
+        page.evaluate(
+            "() => { window.copied = []; document.addEventListener('copy', () => {"
+            " const box = document.activeElement;"
+            " window.copied.push(box && 'value' in box"
+            " ? box.value.slice(box.selectionStart, box.selectionEnd)"
+            " : document.getSelection().toString()); }, true); }"
+        )
+        block(page).locator(COPY_BUTTON).click(force=True)
+        page.wait_for_function("window.copied.length > 0")
+        text: str = page.evaluate("window.copied[0]")
+        return text
+
+    learn = copied(
+        built.site / "tutorials" / "learn.html", lambda page: page.locator("div.highlight").first
     )
-    page.locator("button.md-code__button[data-md-type=copy]").first.click(force=True)
-    page.wait_for_function("window.copied.length > 0")
-    copied = page.evaluate("window.copied[0]")
-    assert copied == (
+    assert learn == (
         "import coinrow\ns = coinrow.solve([8, 15, 3, 7])\ns.first_total, s.second_total, s.line"
     )
+    get = copied(
+        built.site / "reference.html",
+        lambda page: page.locator("div.highlight", has_text='get("magic")').first,
+    )
+    assert get == 'get("greedy") is greedy, get("lookahead:3").__name__\nget("magic")'
     assert [url for url in requests if not url.startswith(("file:", "data:"))] == []
     assert errors == []
     context.close()
