@@ -220,6 +220,37 @@ def test_every_session_copies_its_code_without_prompts_or_output(
     assert pages_with_prompts_but_no_copy_text == []
 
 
+#: The words a reader must be able to look up, each linked to the glossary from another page.
+GLOSSARY_TERMS = (
+    "margin",
+    "subgame",
+    "triangle",
+    "line",
+    "peak",
+    "valley",
+    "peak-reduction",
+    "regret",
+    "guaranteed-total",
+    "rules",
+    "thibault",
+    "strategies",
+    "edpc-l",
+)
+
+
+def test_the_glossary_terms_are_linked_from_where_they_are_used(site: dict[Path, _Page]) -> None:
+    glossary = next(page for path, page in site.items() if path.name == "glossary.html")
+    assert [term for term in GLOSSARY_TERMS if term not in glossary.ids] == []
+    linked = {
+        urlsplit(href).fragment
+        for path, page in site.items()
+        if path.name != "glossary.html"
+        for href in page.links
+        if urlsplit(href).path.endswith("glossary.html")
+    }
+    assert [term for term in GLOSSARY_TERMS if term not in linked] == []
+
+
 def tutorial_imports() -> list[str]:
     """`module.name` for every `from coinrow... import name` in a tutorial's examples."""
     names = []
