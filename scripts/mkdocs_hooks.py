@@ -39,6 +39,9 @@ _TAG = re.compile(r"<[^>]+>")
 _UNKNOWN_COMMAND = re.compile(r"<m[ion][^>]*>\\[A-Za-z]+</m[ion]>")
 # latex2mathml sizes `\bigl|` but not `\bigl\lvert`: the same bar, spelled the way it knows.
 _SIZED_BAR = re.compile(r"\\([bB]igg?[lr]?)\\[lr]vert\b")
+# latex2mathml writes `\max` as an operator (spaced) but `\log` as a plain identifier, which runs
+# into its neighbours ("nlogn"): spell the named functions as operators too.
+_FUNCTION_NAME = re.compile(r"<mi>(log|ln|exp|lg)</mi>")
 
 
 def licence_name() -> str:
@@ -73,7 +76,7 @@ def to_mathml(tex: str, *, display: str) -> str:
     unknown = _UNKNOWN_COMMAND.search(mathml)
     if unknown:
         raise ValueError(f"unknown command {unknown.group(0)}")
-    return mathml
+    return _FUNCTION_NAME.sub(r"<mo>\1</mo>", mathml)
 
 
 def session_code(block_html: str) -> str | None:
