@@ -3,7 +3,7 @@ executed notebook tour (its outputs are stored in docs/tour.ipynb for the site).
 
     .venv/bin/python scripts/docs_pictures.py
 
-Writes docs/pictures/*.svg (triangles by coinrow.svg, a chart by coinrow.plot) and runs
+Writes docs/pictures/*.svg (triangles by coinrow.svg, a chart by `coinrow compare --plot`) and runs
 docs/tour.ipynb in a fresh kernel (nbclient). The web page's screenshots (docs/web-*.png) are
 written by the browser tests (tests/test_web_browser.py), which drive the real page.
 """
@@ -16,12 +16,13 @@ import nbformat
 from nbclient import NotebookClient
 
 from coinrow import solve
-from coinrow.plot import grouped_bar_figure, save_figure
+from coinrow.cli import main
 from coinrow.svg import triangle
-from coinrow.tournament import tournament
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 PICTURES = DOCS / "pictures"
+#: The tournament of docs/tutorials/test-a-theory.md (its chart is this command's --plot).
+COMPARE = "compare optimal greedy parity thibault3 lookahead:3 --games 200"
 
 
 def pictures() -> list[Path]:
@@ -35,15 +36,10 @@ def pictures() -> list[Path]:
     }.items():
         (PICTURES / name).write_text(str(svg) + "\n")
         written.append(PICTURES / name)
-    result = tournament(["optimal", "greedy", "parity", "lookahead:2"], rows=40, n=10, seed=1)
-    names = [standing.strategy for standing in result.standings]
-    figure = grouped_bar_figure(
-        "Mean margin against the field (40 rows of 10 coins)",
-        names,
-        {"mean margin": [float(standing.mean_margin) for standing in result.standings]},
-        "mean margin",
-    )
-    written.append(save_figure(figure, PICTURES / "tournament.svg"))
+    # The chart of docs/tutorials/test-a-theory.md, drawn by the very command the page shows.
+    rates = PICTURES / "compare-rates.svg"
+    assert main([*COMPARE.split(), "--plot", str(rates)]) == 0
+    written.append(rates)
     return written
 
 
