@@ -37,7 +37,7 @@ from typing import Any
 
 from ..errors import CheckTargetError, CoinrowError, RubricError
 from .core import ANSWERS, CheckResult, Options, check, html_report
-from .isolation import parse_target
+from .loading import parse_target
 
 #: What each rubric check asks of a check's result.
 CHECKS: dict[str, str] = {
