@@ -29,7 +29,7 @@ from ..errors import InvalidOptionError
 from .answers import ANSWERS, expected_answer, judge
 from .isolation import Runner
 from .loading import ANSWER_OF_NAME, Target, parse_target
-from .measuring import measure_growth, probe_recursion, probe_sizes
+from .measuring import count_calls, measure_growth, probe_recursion, probe_sizes
 from .results import (
     STAGES,
     CheckResult,
@@ -63,7 +63,7 @@ __all__ = [
 
 
 def check(
-    solver: Callable[..., Any] | str,
+    solver: Callable[..., Any] | str | Target,
     *,
     answer: str | None = None,
     options: Options | None = None,
@@ -93,7 +93,9 @@ def check(
         raise InvalidOptionError("give either options or settings, not both")
     if answer is not None and answer not in ANSWERS:
         raise InvalidOptionError(f"unknown answer {answer!r}; choose one of: {', '.join(ANSWERS)}")
-    if isinstance(solver, str):
+    if isinstance(solver, Target):
+        target = solver
+    elif isinstance(solver, str):
         target = parse_target(solver)
     else:
         if not callable(solver):
@@ -124,8 +126,12 @@ def check(
         )
         run = CheckRun(runner, chosen, opts, progress)
         run_stages(run, result)
-        if result.failure is None:
+        failure = result.failure
+        if failure is None or failure.stage in ("depth", "random"):  # right on small rows
             probe_recursion(run, result)
+            if opts.count_calls:
+                count_calls(run, result)
+        if result.failure is None:
             probe_sizes(run, result)
             if opts.complexity or opts.count_calls:
                 run.progress("timing on growing rows")

@@ -218,6 +218,8 @@ class CheckResult:
     cpu_seconds: float = 0.0
     problem: str = ""
     judge_says: str = ""
+    calls: list[tuple[int, int]] = field(default_factory=list)
+    calls_note: str = ""
 
     @property
     def passed(self) -> bool:
@@ -252,6 +254,7 @@ class CheckResult:
             "provided": list(self.provided),
             "problem": self.problem or None,
             "judge_says": self.judge_says or None,
+            "calls_note": self.calls_note or None,
         }
 
     def summary(self) -> str:

@@ -19,7 +19,9 @@ from ..checking.grading import (
     report_dict,
     safe_name,
     student_html,
+    write_atomically,
 )
+from ..checking.results import short_line
 from ..numbers import Value, format_value
 from . import app, fail, json_option, print_json
 
@@ -119,8 +121,9 @@ def check_command(
 def print_result(result: CheckResult, console: Console) -> None:
     """The Rich report of one check."""
     picked = " (found by its name)" if result.picked else ""
+    del picked
     console.print(
-        f"[bold]{escape(result.target)}[/]: {escape(result.function)}{picked}; answer "
+        f"[bold]{escape(result.target)}[/]: {escape(result.found_text())}; answer "
         f"{result.answer} ({escape(result.answer_from)})"
     )
     table = RichTable("stage", "status", "rows", "largest n", "note")
@@ -137,17 +140,26 @@ def print_result(result: CheckResult, console: Console) -> None:
     failure = result.failure
     if failure is not None:
         coins = row_text(failure.coins)
-        console.print(f"[bold red]Smallest failing row[/] ({failure.stage}): {escape(coins)}")
+        console.print(
+            f"[bold red]Smallest failing row[/] ({escape(failure.origin)}): {escape(coins)}"
+        )
         console.print(
             f"  expected {escape(format_value_any(failure.expected))}, got "
             f"{escape(failure.got_text)}"
         )
         if failure.optimal_line:
-            console.print(f"  one optimal line: {failure.optimal_line}")
+            console.print(f"  one optimal line: {short_line(failure.optimal_line)}")
         if len(failure.coins) <= TRIANGLE_LIMIT:
             from ..text import triangle
 
-            console.print(triangle(list(failure.coins), highlight=failure.optimal_line or None))
+            picture = triangle(list(failure.coins), highlight=failure.optimal_line or None)
+            if console.is_terminal:
+                console.print(picture)
+            else:  # no colours: no colour legend
+                lines = str(picture).splitlines()
+                console.print(
+                    escape("\n".join(line for line in lines if not line.startswith("blue:")))
+                )
     for diagnosis in result.diagnosis:
         console.print(f"[bold]Diagnosis:[/] {escape(diagnosis.text)}")
     if result.growth is not None:
@@ -159,8 +171,13 @@ def print_result(result: CheckResult, console: Console) -> None:
                 "[bold yellow]Flag:[/] exponential time: right, but unusable beyond a few "
                 "dozen coins (memoise the recursion or fill a table)"
             )
-    verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
-    console.print(f"{verdict} in {result.seconds:.1f} s")
+    if not result.passed:
+        verdict = "[bold red]FAILED[/]"
+    elif result.complete:
+        verdict = "[bold green]PASSED[/]"
+    else:
+        verdict = f"[bold yellow]{escape(result.verdict)}[/]"
+    console.print(f"{verdict} in {result.cpu_seconds:.1f} s of CPU ({result.seconds:.1f} s)")
 
 
 def format_value_any(value: Value | bool) -> str:
@@ -173,38 +190,59 @@ def _batch(
     folder: Path, rubric_path: Path, out: Path, options: Options, as_json: bool, console: Console
 ) -> None:
     rubric = read_rubric(rubric_path)
-    if out.exists() and not out.is_dir():
-        fail(f"--out {out}: is a file; give a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    _claim_folder(out)  # before any grading: a batch is never lost to a bad --out
     grades: list[Grade] = []
     err = Console(stderr=True, highlight=False)
     for row in grade(folder, rubric, options):
         grades.append(row)
         if not as_json:
             err.print(f"graded {escape(row.student)}: {row.total:g} / {rubric.total:g}")
-    (out / "grades.csv").write_text(csv_text(grades, rubric), encoding="utf-8")
     import json
 
     report = report_dict(grades, rubric)
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    for row in grades:
-        (out / f"{safe_name(row.student)}.html").write_text(
-            student_html(row, rubric), encoding="utf-8"
-        )
+    files = [(out / "grades.csv", csv_text(grades, rubric))]
+    files.append((out / "report.json", json.dumps(report, indent=2) + "\n"))
+    files += [(out / f"{safe_name(row.student)}.html", student_html(row, rubric)) for row in grades]
+    for path, text in files:
+        try:
+            write_atomically(path, text)
+        except OSError as error:
+            fail(f"cannot write {path}: {error.strerror or error}")
     if as_json:
         print_json(report)
         return
-    table = RichTable("student", "status", *(item.name for item in rubric.items), "total", "note")
+    table = RichTable(width=min(console.width, 80))
+    table.add_column("student", max_width=20, no_wrap=True, overflow="ellipsis")
+    table.add_column("status", min_width=6, no_wrap=True)
+    table.add_column("marks", no_wrap=True)
+    table.add_column("total", no_wrap=True)
+    table.add_column("note", ratio=1, no_wrap=True, overflow="ellipsis")
     for row in grades:
         note = row.error or ("; ".join(d.text for d in row.result.diagnosis) if row.result else "")
         table.add_row(
             escape(row.student),
             row.status,
-            *(f"{m:g}" for m in row.marks),
-            f"{row.total:g} / {rubric.total:g}",
+            " ".join(f"{m:g}" for m in row.marks),
+            f"{row.total:g}/{rubric.total:g}",
             escape(note),
         )
     console.print(table)
     console.print(
-        f"Wrote {out / 'grades.csv'}, {out / 'report.json'} and {len(grades)} HTML reports."
+        "marks: " + escape(", ".join(item.name for item in rubric.items)), overflow="fold"
     )
+    console.print(
+        f"Wrote {out / 'grades.csv'}, {out / 'report.json'} and {len(grades)} HTML reports "
+        "(each mark's reason is in them)."
+    )
+
+
+def _claim_folder(out: Path) -> None:
+    """Make the output folder and prove it can be written, or stop with one line."""
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out}: is a file; give a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomically(out / ".coinrow-probe", "")
+        (out / ".coinrow-probe").unlink()
+    except OSError as error:
+        fail(f"--out {out}: cannot write there ({error.strerror or error})")
