@@ -15,6 +15,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -22,7 +23,13 @@ import coinrow
 from coinrow.checking import check
 from coinrow.cli import main
 
-QUICK = {"budget": 2.0, "time_limit": 0.5, "max_length": 3, "complexity": False, "max_n": 100}
+QUICK: dict[str, Any] = {
+    "budget": 2.0,
+    "time_limit": 0.5,
+    "max_length": 3,
+    "complexity": False,
+    "max_n": 100,
+}
 
 CORRECT = """
 def maxCoins(coins):
@@ -381,7 +388,7 @@ def test_a_full_disk_keeps_the_old_grades(
             raise OSError(28, "No space left on device")
         real_fsync(fd)
 
-    monkeypatch.setattr(grading.os, "fsync", full)
+    monkeypatch.setattr(grading.os, "fsync", full)  # type: ignore[attr-defined]
     capsys.readouterr()
     assert _batch(tmp_path / "subs", rubric, out) == 2
     err = capsys.readouterr().err.splitlines()
