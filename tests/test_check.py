@@ -180,11 +180,10 @@ def test_recursion_depth_is_a_finding_with_its_length() -> None:
     assert [d.text for d in result.diagnosis] == [
         f"recursion depth exceeded at n = {len(failure.coins):,}"
     ]
-    assert result.summary().endswith(
-        f"({len(failure.coins):,} coins): expected 0, got raised "
-        "RecursionError: maximum recursion depth exceeded in "
-        f"comparison (recursion depth exceeded at n = {len(failure.coins):,})"
+    assert f"({len(failure.coins):,} coins): expected 0, got raised RecursionError" in (
+        result.summary()
     )
+    assert result.summary().endswith(f"(recursion depth exceeded at n = {len(failure.coins):,})")
 
 
 def test_a_live_function_and_assert_solver() -> None:

@@ -99,10 +99,20 @@ def _coins(n: int) -> str:
 
 def _probe_rows(run: CheckRun, failure: Failure) -> list[tuple[Value, ...]]:
     rng = random.Random(1)
+    profile = run.profile
     rows: list[tuple[Value, ...]] = [failure.coins]
     rows += list(family(run.options.alphabet, min(5, run.options.max_length)))
     rows += [tuple(rng.randint(-5, 9) for _ in range(rng.randint(1, 7))) for _ in range(80)]
     rows += [tuple(rng.randint(0, 9) * BIG for _ in range(rng.randint(1, 5))) for _ in range(10)]
+    if profile is not None:
+        rows += [tuple(profile.random_row(rng, rng.randint(1, 7))) for _ in range(80)]
+        rows = [row for row in rows if profile.valid(row)]
+    if run.runner.target.program == "command":  # a process per row: fewer probes
+        rows = rows[:1] + rows[1::5]
+    if profile is not None:  # rows whose answers need 32 bits or more, and some that do not
+        high, low = profile.high, max(profile.low, 1)
+        big = [(high - k, low) * k + (high,) * odd for k in range(1, 6) for odd in (0, 1)]
+        rows += [row for row in big if profile.valid(row)]
     return rows
 
 
@@ -137,6 +147,13 @@ def _explain(
         )
     elif len(failing) >= 2 and all(any(abs(c) > 2**53 for c in row) for row in failing):
         found.append(Diagnosis("large_ints", "fails only on large ints (beyond 2^53)"))
+    elif _overflows(failing, passing):
+        found.append(
+            Diagnosis(
+                "overflow",
+                "fails only where the coins add up to 2^31 or more (a 32-bit int overflows?)",
+            )
+        )
     if answer in ("total", "margin"):
         found += _numeric_hypotheses(answer, answered)
     else:
@@ -161,6 +178,16 @@ def _explain(
             codes.add(d.code)
             unique.append(d)
     return unique
+
+
+def _overflows(failing: list[tuple[Value, ...]], passing: list[tuple[Value, ...]]) -> bool:
+    """Every failing row (at least two) has coins adding up to 2^31 or more, some passing
+    rows do not: what a 32-bit int overflowing looks like."""
+
+    def large(row: tuple[Value, ...]) -> bool:
+        return bool(sum(abs(c) for c in row) >= 2**31)
+
+    return len(failing) >= 2 and all(map(large, failing)) and not all(map(large, passing))
 
 
 def _numeric_hypotheses(

@@ -36,13 +36,14 @@ import tempfile
 import tomllib
 import urllib.parse
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from ..errors import CheckTargetError, CoinrowError, RubricError
 from .core import ANSWERS, CheckResult, Options, check, html_report
 from .loading import Target, submission_file
+from .profiles import PROFILES
 from .results import row_text, value_text
 
 #: What each rubric check asks of a check's result.
@@ -85,6 +86,7 @@ class Rubric:
     size: int = 2000
     function: str | None = None
     functions: dict[str, str] = field(default_factory=dict)
+    problem: str = ""
 
     @property
     def total(self) -> float:
@@ -142,7 +144,7 @@ def read_rubric(path: Path) -> Rubric:
 
 def parse_rubric(data: dict[str, Any], where: str = "rubric") -> Rubric:
     """A :class:`Rubric` from TOML data (O(items))."""
-    known = {"title", "answer", "size", "item", "function", "functions"}
+    known = {"title", "answer", "size", "item", "function", "functions", "problem"}
     unknown = sorted(set(data) - known)
     if unknown:
         raise RubricError(
@@ -159,6 +161,11 @@ def parse_rubric(data: dict[str, Any], where: str = "rubric") -> Rubric:
         raise RubricError(f"{where}: no [[item]] tables")
     if len(raw) > MAX_ITEMS:
         raise RubricError(f"{where}: over {MAX_ITEMS} items")
+    problem = data.get("problem", "")
+    if problem and problem not in PROFILES:
+        raise RubricError(
+            f"{where}: unknown problem {problem!r}; problems are: {', '.join(PROFILES)}"
+        )
     title = data.get("title", "coinrow check")
     if not isinstance(title, str):
         raise RubricError(f"{where}: title must be text")
@@ -199,7 +206,7 @@ def parse_rubric(data: dict[str, Any], where: str = "rubric") -> Rubric:
         if extra:
             raise RubricError(f"{where}: item {number} ({name!r}): unknown key {extra[0]!r}")
         items.append(Item(str(name), check_name, float(marks)))
-    return Rubric(title, tuple(items), answer, size, function, dict(functions))
+    return Rubric(title, tuple(items), answer, size, function, dict(functions), problem)
 
 
 def _function_name(name: object) -> bool:
@@ -353,7 +360,7 @@ def grade_one(path: Path, rubric: Rubric, options: Options, student: str | None 
     try:
         source = submission_file(path) if path.is_dir() else path
         target = Target(label=str(path), path=source, name=function)
-        result = check(target, answer=rubric.answer, options=options)
+        result = check(target, answer=rubric.answer, options=_with_problem(options))
     except CoinrowError as error:
         why = str(error)
         if "name it as FILE.py:FUNCTION" in why or "also found" in why:
@@ -362,6 +369,13 @@ def grade_one(path: Path, rubric: Rubric, options: Options, student: str | None 
     marks = [item.marks if passes(item.check, result, rubric) else 0.0 for item in rubric.items]
     reasons = [reason(item.check, result, rubric) for item in rubric.items]
     return Grade(student, path, result, "", marks, reasons)
+
+
+def _with_problem(options: Options) -> Options:
+    """A profile's time limit, where the options keep the default one."""
+    if options.problem and options.time_limit == Options().time_limit:
+        return replace(options, time_limit=PROFILES[options.problem].seconds)
+    return options
 
 
 def grade(folder: Path, rubric: Rubric, options: Options) -> Iterator[Grade]:
@@ -373,6 +387,7 @@ def grade(folder: Path, rubric: Rubric, options: Options) -> Iterator[Grade]:
             "sizes": (rubric.size,) if rubric.needs_size else (),
             "complexity": options.complexity or rubric.needs_growth,
             "count_calls": options.count_calls or rubric.needs_calls,
+            "problem": options.problem or rubric.problem,
         }
     )
     paths = submissions(folder)

@@ -102,6 +102,9 @@ class Target:
     module: str | None = None
     name: str | None = None
     function: Callable[..., Any] | None = None
+    program: str = ""
+    command: tuple[str, ...] = ()
+    answer: str = "total"
 
 
 def parse_target(text: str) -> Target:
@@ -109,8 +112,9 @@ def parse_target(text: str) -> Target:
     A missing file is refused here, before any process starts; an existing file whose
     name holds a colon (``lab1:smith.py``) is that file.
 
-    >>> parse_target("json:loads")
-    Target(label='json:loads', path=None, module='json', name='loads', function=None)
+    >>> target = parse_target("json:loads")
+    >>> target.module, target.name
+    ('json', 'loads')
     """
     if os.path.exists(text):
         path = Path(text)
@@ -183,6 +187,20 @@ class Loaded:
 def load(target: Target) -> tuple[Callable[[list[Any]], Any], Loaded, str | None]:
     """In the child: the solver as a one-argument callable, what was found, and its source
     file (O(the file's top-level code))."""
+    if target.program:
+        from .profiles import PROFILES
+        from .programs import CommandProgram, PythonProgram
+
+        text = PROFILES["cses-1097"].input_text  # every program profile reads n, then the row
+        program: Callable[[list[Any]], Any]
+        if target.program == "python":
+            assert target.path is not None
+            program = PythonProgram(target.path, text, target.answer)
+            source: str | None = str(target.path)
+        else:
+            program = CommandProgram(list(target.command), text, target.answer)
+            source = None
+        return program, Loaded(target.label, False, "stdin"), source
     if target.function is not None:
         func = target.function
         name = getattr(func, "__qualname__", getattr(func, "__name__", repr(func)))

@@ -8,7 +8,6 @@ import math
 from .answers import expected_answer, judge
 from .growth import Growth, calls_note, name_exponential, name_power
 from .results import CheckResult
-from .rows import random_row
 from .run import CheckRun
 
 # ---------------------------------------------------------------------------------------
@@ -16,14 +15,14 @@ from .run import CheckRun
 
 
 def probe_recursion(run: CheckRun, result: CheckResult) -> None:
-    got = run.runner.count_calls(random_row(run.rng, 12))
+    got = run.runner.count_calls(run.random_row(12))
     if isinstance(got, tuple):
         result.recursive = got[1] >= 2
 
 
 def probe_sizes(run: CheckRun, result: CheckResult) -> None:
     for n in run.options.sizes:
-        row = random_row(run.rng, n)
+        row = run.random_row(n)
         outcome = run.runner.run([row])[0]
         kind = judge(outcome, expected_answer(row, run.answer), run.answer)
         result.sizes[n] = "passed" if kind is None else kind
@@ -44,7 +43,7 @@ def measure_growth(run: CheckRun, result: CheckResult) -> Growth:
         growth = Growth("not measured", math.nan, math.nan, math.nan, [], "timing off")
         n = MAX_GROWTH_N + 1
     while n <= MAX_GROWTH_N and run.now() < deadline:
-        outcome = run.runner.time_call(random_row(run.rng, n))
+        outcome = run.runner.time_call(run.random_row(n))
         if outcome.kind != "ok":
             break
         t = max(outcome.seconds, 1e-7)
@@ -60,7 +59,7 @@ def measure_growth(run: CheckRun, result: CheckResult) -> Growth:
         n = 4
         deadline = max(deadline, run.now() + 1.0)
         while run.now() < deadline:
-            outcome = run.runner.time_call(random_row(run.rng, n))
+            outcome = run.runner.time_call(run.random_row(n))
             if outcome.kind != "ok":
                 break
             points.append((n, max(outcome.seconds, 1e-7)))
@@ -101,7 +100,7 @@ def count_calls(run: CheckRun, result: CheckResult) -> None:
             note = calls_note(counts[-2:], recursive)
             if "missing" in note or not recursive:
                 break
-        got = run.runner.count_calls(random_row(run.rng, n))
+        got = run.runner.count_calls(run.random_row(n))
         if not isinstance(got, tuple):
             break
         counts.append((n, got[0]))

@@ -15,6 +15,7 @@ from ..errors import InvalidOptionError
 from ..numbers import Value, format_value, json_fields, json_value
 from .growth import Growth
 from .plain import Unsendable
+from .profiles import profile_named
 
 #: The stages, in order.
 STAGES = ("seeds", "edge", "exhaustive", "depth", "random")
@@ -31,7 +32,8 @@ class Options:
     ``max_n``: the longest random row; ``exact``: also Decimal and Fraction rows;
     ``complexity``: fit the growth; ``count_calls``: count the solver's calls too;
     ``sizes``: also try one random row of each of these lengths (the rubric's "memoised");
-    ``seed``: the random rows' seed."""
+    ``seed``: the random rows' seed; ``problem``: a profile of :data:`PROFILES` (its rows
+    only: the site's limits on n and on the coins)."""
 
     time_limit: float = 2.0
     memory_limit: int = 1 << 30
@@ -45,6 +47,7 @@ class Options:
     count_calls: bool = False
     sizes: tuple[int, ...] = ()
     seed: int = 0
+    problem: str = ""
 
     def __post_init__(self) -> None:
         if not 0 < self.time_limit <= 3600:
@@ -59,6 +62,8 @@ class Options:
             )
         if not 10 <= self.max_n <= 10_000_000:
             raise InvalidOptionError("the longest random row must be 10 to 10,000,000 coins")
+        if self.problem:
+            profile_named(self.problem)
         if not 0 <= self.depth_n <= 10_000_000:
             raise InvalidOptionError("the depth probes' largest n must be 0 to 10,000,000")
 
@@ -289,6 +294,8 @@ class CheckResult:
 
     def found_text(self) -> str:
         """Which function was checked and how it was found, in words (O(names))."""
+        if self.call == "stdin":
+            return "a program (the row on its standard input, the answer printed)"
         words = self.function
         if self.picked:
             words += " (found by its name"
@@ -322,6 +329,8 @@ class CheckResult:
             if self.growth.calls_note:
                 lines.append(f"calls: {self.growth.calls_note}")
         lines.append(self.verdict)
+        if self.judge_says:
+            lines.append(self.judge_says)
         return "\n".join(lines)
 
     def __repr__(self) -> str:

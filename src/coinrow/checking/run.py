@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from ..numbers import Value
 from .answers import expected_answer, judge
 from .isolation import Outcome, Runner
+from .profiles import PROFILES
 from .results import Options
+from .rows import random_row
 
 #: A check whose wall-clock time passes this many times its budget (plus
 #: :data:`WALL_EXTRA` seconds) stops where it is, and says so: the machine is too busy for
@@ -46,6 +48,18 @@ class CheckRun:
         self._child_cpu = runner.cpu
         self.rng = random.Random(options.seed)
         self.backstop = False
+        self.profile = PROFILES.get(options.problem)
+        self.slow_at = 0  # the first n over the time limit per call (0: none)
+
+    def valid(self, row: Sequence[Value]) -> bool:
+        """Whether a row is an input of the problem (any row without a profile)."""
+        return self.profile is None or self.profile.valid(row)
+
+    def random_row(self, n: int) -> list[int]:
+        """A random row of about n coins (the problem's coins when it has a profile)."""
+        if self.profile is not None:
+            return self.profile.random_row(self.rng, n)
+        return random_row(self.rng, n)
 
     def now(self) -> float:
         """CPU seconds used by the check so far (infinite past the wall-clock backstop)."""

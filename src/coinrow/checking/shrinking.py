@@ -26,16 +26,18 @@ def shrink(
     best: tuple[tuple[Value, ...], Outcome, str] = (row, outcome, kind)
     if stage in ("seeds", "edge"):
         length = min(len(row), run.options.max_length)
-        for candidate, got, failed in run.outcomes(family(run.options.alphabet, length), deadline):
+        rows = (r for r in family(run.options.alphabet, length) if run.valid(r))
+        for candidate, got, failed in run.outcomes(rows, deadline):
             if failed is not None:
                 return candidate, got, failed
     if stage == "exhaustive":
         return best
-    limit = min(run.options.time_limit, max(SHRINK_SECONDS, 4 * outcome.seconds))
+    quick = SHRINK_SECONDS / 5 if outcome.error == "RecursionError" else SHRINK_SECONDS
+    limit = min(run.options.time_limit, max(quick, 4 * outcome.seconds))
 
     def still(candidate: tuple[Value, ...]) -> bool:
         nonlocal best
-        if not candidate or run.now() > deadline:
+        if not candidate or run.now() > deadline or not run.valid(candidate):
             return False
         found = run.fails(candidate, limit=limit if len(candidate) > 64 else None)
         if found is None or found[1] != kind or found[0].error != outcome.error:

@@ -12,7 +12,7 @@ from .answers import expected_answer, judge
 from .diagnosis import diagnose
 from .isolation import Outcome
 from .results import STAGES, CheckResult, Failure
-from .rows import EDGE_ROWS, EXACT_ROWS, RANDOM_SIZES, SEEDS, family, random_row, rows_per_size
+from .rows import EDGE_ROWS, EXACT_ROWS, RANDOM_SIZES, SEEDS, family, rows_per_size
 from .run import CheckRun
 from .shrinking import shrink
 
@@ -39,11 +39,19 @@ def depth_sizes(top: int) -> list[int]:
 def run_stages(run: CheckRun, result: CheckResult) -> None:
     """Run the stages in order, stopping at the first failure (then shrink and diagnose)."""
     opts = run.options
-    exhaustive = sum(len(opts.alphabet) ** k for k in range(1, opts.max_length + 1))
+    exhaustive = sum(1 for row in family(opts.alphabet, opts.max_length) if run.valid(row))
     sources: list[tuple[str, Iterable[Sequence[Value]], float]] = [
-        ("seeds", [seed.coins for seed in SEEDS], math.inf),
-        ("edge", [*EDGE_ROWS, *(EXACT_ROWS if opts.exact else ())], math.inf),
-        ("exhaustive", family(opts.alphabet, opts.max_length), run.mark(0.25)),
+        ("seeds", [seed.coins for seed in SEEDS if run.valid(seed.coins)], math.inf),
+        (
+            "edge",
+            [r for r in (*EDGE_ROWS, *(EXACT_ROWS if opts.exact else ())) if run.valid(r)],
+            math.inf,
+        ),
+        (
+            "exhaustive",
+            (r for r in family(opts.alphabet, opts.max_length) if run.valid(r)),
+            run.mark(0.25),
+        ),
     ]
     for name, rows, until in sources:
         run.progress(f"stage {name}")
@@ -70,23 +78,25 @@ def run_stages(run: CheckRun, result: CheckResult) -> None:
 
 def _depth_stage(run: CheckRun, result: CheckResult) -> bool:
     """One random row at every doubling of n up to ``depth_n``, each call limited to
-    :data:`DEPTH_SECONDS` of CPU: a recursion too deep for Python's limit raises at once.
+    :data:`DEPTH_SECONDS` of CPU: a recursion too deep for Python's limit raises at once
+    (before any long computation), so a slow size is passed over, not the end of the stage.
     True when the solver failed here."""
     run.progress("stage depth")
     stage = result.stage("depth")
     stage.status = "passed"
     sizes = [n for n in depth_sizes(run.options.depth_n) if n <= run.options.max_n]
     limit = min(run.options.time_limit, DEPTH_SECONDS)
+    slow: list[int] = []
     for n in sizes:
         if run.now() > run.mark(0.5):
             stage.status, stage.cut = "stopped", True
             stage.note = f"the budget ended it before n = {n:,}"
             return False
-        row = random_row(run.rng, n)
+        row = run.random_row(n)
         outcome = run.runner.run([row], limit=limit)[0]
-        if outcome.kind in ("timeout", "memory"):
-            stage.note = f"n = {n:,} and over not probed: a call takes over {limit:g} s of CPU"
-            return False
+        if outcome.kind in ("timeout", "memory"):  # slow here, not too deep: go on
+            slow.append(n)
+            continue
         stage.rows += 1
         stage.largest_n = n
         kind = judge(outcome, expected_answer(row, run.answer), run.answer)
@@ -94,6 +104,9 @@ def _depth_stage(run: CheckRun, result: CheckResult) -> bool:
             stage.status = "failed"
             fail(run, result, "depth", tuple(row), outcome, kind)
             return True
+    if slow:
+        shown = ", ".join(f"{n:,}" for n in slow)
+        stage.note = f"over {limit:g} s of CPU (no depth failure seen) at n = {shown}"
     return False
 
 
@@ -103,14 +116,15 @@ def _random_stage(run: CheckRun, result: CheckResult) -> None:
     stage.status = "passed"
     until = run.mark(0.5)
     times: list[tuple[int, float]] = []
-    for n in RANDOM_SIZES:
-        if n > run.options.max_n:
-            break
+    top = run.options.max_n
+    for n in [*(n for n in RANDOM_SIZES if n < top), top]:
         guess = _next_time(times, n)
-        count = rows_per_size(n)
+        count = rows_per_size(n) if run.runner.target.program != "command" else 2
         if guess > run.options.time_limit / 2:
             stage.status = "stopped"
             stage.note = f"not tried at n = {n:,}: a call would take about {guess:.1f} s"
+            if run.profile is not None:  # what the judge asks: does the largest n fit?
+                _largest(run, result, top)
             return
         if run.now() + guess * count * 2 > until:
             stage.status, stage.cut = "stopped", True
@@ -119,16 +133,18 @@ def _random_stage(run: CheckRun, result: CheckResult) -> None:
             return
         slowest = 0.0
         for _ in range(count):
-            row = random_row(run.rng, n)
+            row = run.random_row(n)
             outcome = run.runner.run([row])[0]
             if outcome.kind in ("timeout", "memory") and n > 100:
                 stage.status = "stopped"
                 limit = "time" if outcome.kind == "timeout" else "memory"
                 stage.note = f"stopped at n = {n:,}: over the {limit} limit per call"
+                run.slow_at = n
                 return
             if outcome.kind == "timeout":
                 stage.status = "stopped"
                 stage.note = f"stopped at n = {n:,}: over the time limit per call (slow)"
+                run.slow_at = n
                 return
             stage.rows += 1
             stage.largest_n = n
@@ -139,6 +155,26 @@ def _random_stage(run: CheckRun, result: CheckResult) -> None:
                 return
             slowest = max(slowest, outcome.seconds)
         times.append((n, slowest))
+
+
+def _largest(run: CheckRun, result: CheckResult, top: int) -> None:
+    """One row of the problem's largest n, within the time limit: a judge's verdict there."""
+    stage = result.stage("random")
+    row = run.random_row(top)
+    outcome = run.runner.run([row])[0]
+    if outcome.kind in ("timeout", "memory"):
+        run.slow_at = top
+        limit = "time" if outcome.kind == "timeout" else "memory"
+        stage.note += f"; over the {limit} limit at n = {top:,}"
+        return
+    stage.rows += 1
+    stage.largest_n = top
+    kind = judge(outcome, expected_answer(row, run.answer), run.answer)
+    if kind is not None:
+        stage.status = "failed"
+        fail(run, result, "random", tuple(row), outcome, kind)
+        return
+    stage.note += f"; right within the time limit at n = {top:,}"
 
 
 def _next_time(times: list[tuple[int, float]], n: int) -> float:

@@ -21,6 +21,7 @@ from ..checking.grading import (
     student_html,
     write_atomically,
 )
+from ..checking.profiles import PROFILES
 from ..checking.results import short_line
 from ..numbers import Value, format_value
 from . import app, fail, json_option, print_json
@@ -32,7 +33,7 @@ TRIANGLE_LIMIT = 24
 @app.command("check")
 def check_command(
     target: str = typer.Argument(
-        ...,
+        "",
         help="FILE.py[:FUNCTION], module:function, a submission folder, or with --rubric a "
         "folder of submissions.",
     ),
@@ -43,8 +44,21 @@ def check_command(
         "else total).",
     ),
     as_json: bool = json_option("Print the result as JSON."),
-    budget: float = typer.Option(60.0, "--budget", help="Seconds for the whole check."),
-    time_limit: float = typer.Option(2.0, "--time-limit", help="Seconds per call."),
+    problem: str = typer.Option(
+        None,
+        "--problem",
+        help=f"The site's version: {', '.join(PROFILES)} (its answer, input, limits, time "
+        "limit; says what its judge would say).",
+    ),
+    cmd: str = typer.Option(
+        None, "--cmd", help="With --problem: run this command as the program (one per row)."
+    ),
+    budget: float = typer.Option(
+        60.0, "--budget", help="CPU seconds for the whole check (checker and solver)."
+    ),
+    time_limit: float = typer.Option(
+        None, "--time-limit", help="CPU seconds per call (default 2, or the problem's)."
+    ),
     memory: int = typer.Option(1024, "--memory", help="MiB the solver's process may add."),
     max_length: int = typer.Option(
         8, "--max-length", help="Every row over 0..3 up to this length (1 to 12)."
@@ -78,8 +92,17 @@ def check_command(
     """
     if answer is not None and answer not in ANSWERS:
         fail(f"unknown --answer {answer!r}; choose one of: {', '.join(ANSWERS)}")
+    if problem is not None and problem not in PROFILES:
+        fail(f"unknown --problem {problem!r}; choose one of: {', '.join(PROFILES)}")
+    if not target and cmd is None:
+        fail("give the solver to check: FILE.py[:FUNCTION], module:function or a folder")
+    if cmd is not None and problem is None:
+        fail("--cmd needs --problem (the input format of the program)")
+    if time_limit is None:
+        time_limit = PROFILES[problem].seconds if problem else 2.0
     try:
         options = Options(
+            problem=problem or "",
             time_limit=time_limit,
             memory_limit=memory * 2**20,
             budget=budget,
@@ -99,14 +122,16 @@ def check_command(
         _batch(Path(target), rubric, out, options, as_json, console)
         return
     err = Console(stderr=True)
+    solver, command = (None, cmd) if cmd is not None else (target, None)
     if as_json or not err.is_terminal:
-        result = check(target, answer=answer, options=options)
+        result = check(solver, answer=answer, command=command, options=options)
     else:
         shown = escape(target)
         with err.status(f"checking {shown} (budget {budget:g} s)") as status:
             result = check(
-                target,
+                solver,
                 answer=answer,
+                command=command,
                 options=options,
                 progress=lambda text: status.update(f"checking {shown}: {text}"),
             )
@@ -178,6 +203,8 @@ def print_result(result: CheckResult, console: Console) -> None:
     else:
         verdict = f"[bold yellow]{escape(result.verdict)}[/]"
     console.print(f"{verdict} in {result.cpu_seconds:.1f} s of CPU ({result.seconds:.1f} s)")
+    if result.judge_says:
+        console.print(f"[bold]Judge:[/] {escape(result.judge_says)}")
 
 
 def format_value_any(value: Value | bool) -> str:
