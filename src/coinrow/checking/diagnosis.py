@@ -154,6 +154,7 @@ def _explain(
                 "fails only where the coins add up to 2^31 or more (a 32-bit int overflows?)",
             )
         )
+    found += _convention(answer, answered)
     if answer in ("total", "margin"):
         found += _numeric_hypotheses(answer, answered)
     else:
@@ -188,6 +189,43 @@ def _overflows(failing: list[tuple[Value, ...]], passing: list[tuple[Value, ...]
         return bool(sum(abs(c) for c in row) >= 2**31)
 
     return len(failing) >= 2 and all(map(large, failing)) and not all(map(large, passing))
+
+
+def _convention(answer: str, answered: list[tuple[tuple[Value, ...], Any]]) -> list[Diagnosis]:
+    """A hint when the answers' type is another convention's: True/False where a number is
+    asked, or a margin or total where True/False is asked."""
+    if not answered:
+        return []
+    solved = {row: solve(list(row)) for row, _ in answered if len(row) <= 64}
+    pairs = [(row, value) for row, value in answered if row in solved]
+    if answer in ("total", "margin") and all(isinstance(v, bool) for _, v in pairs):
+        for other, ties in (("wins", False), ("wins-or-ties", True)):
+            if all(
+                v == (solved[r].margin > 0 or (ties and solved[r].margin == 0)) for r, v in pairs
+            ):
+                return [
+                    Diagnosis(
+                        "convention",
+                        f"answers True or False as the {other} convention does: check it with "
+                        f"that answer",
+                    )
+                ]
+        return []
+    numbers = [v for _, v in pairs if not isinstance(v, bool) and isinstance(v, int)]
+    if answer in ("wins", "wins-or-ties") and numbers and any(v not in (0, 1) for v in numbers):
+        for other, words in (("margin", "the margin"), ("total", "the first player's total")):
+            if all(
+                getattr(solved[r], "margin" if other == "margin" else "first_total") == v
+                for r, v in pairs
+            ):
+                return [
+                    Diagnosis(
+                        "margin_not_bool" if other == "margin" else "total_not_bool",
+                        f"returns {words} where True or False is asked: check it with the "
+                        f"{other} answer",
+                    )
+                ]
+    return []
 
 
 def _numeric_hypotheses(
@@ -229,6 +267,10 @@ def _numeric_hypotheses(
         )
     if matches(as_answer(lambda row: solved[row].second_total)):
         found.append(Diagnosis("second_total", "returns the second player's total"))
+    if answer == "total" and matches(
+        lambda row: max(solved[row].first_total, solved[row].second_total)
+    ):
+        found.append(Diagnosis("winner_total", "returns the winner's score (the larger total)"))
     for code, words, total in _hypotheses():
         if matches(as_answer(total)):
             found.append(Diagnosis(code, words))
