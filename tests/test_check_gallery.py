@@ -261,3 +261,25 @@ def test_grades_do_not_depend_on_load(tmp_path: Path, request: pytest.FixtureReq
     reasons = {row["student"]: row["memoised (calls counted): why"] for row in quiet}
     assert reasons["plain_recursion"].endswith("memoisation missing")
     assert reasons["bottom_up"].startswith("no recursion")
+
+
+def test_diagnoses_of_the_convention_and_the_winner() -> None:
+    def winner(coins: list[int]) -> int:
+        solved = coinrow.solve(coins)
+        return max(solved.first_total, solved.second_total)
+
+    def margin(coins: list[int]) -> int:
+        return coinrow.solve(coins).margin
+
+    def wins(coins: list[int]) -> bool:
+        return coinrow.solve(coins).margin > 0
+
+    settings = {**QUICK, "max_n": 100, "budget": 2.0}
+    assert "winner_total" in [d.code for d in check(winner, **settings).diagnosis]
+    asked_bool = check(margin, answer="wins-or-ties", **settings)
+    assert [d.code for d in asked_bool.diagnosis][0] == "margin_not_bool"  # (0 is False too)
+    asked_total = check(wins, answer="total", **settings)
+    assert [d.code for d in asked_total.diagnosis] == ["wrong_type", "convention"]
+    assert asked_total.diagnosis[1].text == (
+        "answers True or False as the wins convention does: check it with that answer"
+    )
