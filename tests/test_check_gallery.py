@@ -65,6 +65,7 @@ def test_geeksforgeeks_maximum_amount() -> None:
         "coins",
     )
     assert result.judge_says == "GeeksforGeeks: accepted (up to n = 1,000)"
+    assert result.stage("edge").rows == 4  # only rows GeeksforGeeks could give: n even, 1..10^6
 
 
 def test_a_function_taking_n_first() -> None:
@@ -117,6 +118,7 @@ def test_a_cses_program_in_cpp() -> None:
     result = timed("cses_program.cpp", problem="cses-1097", budget=8)
     assert result.passed, result.text()
     assert result.judge_says == "CSES 1097: accepted (up to n = 5,000)", result.text()
+    assert result.stage("edge").rows == 14  # coins within -10^9..10^9: no 2^64 + 1
 
 
 def test_an_edpc_program_in_cpp_that_overflows() -> None:
