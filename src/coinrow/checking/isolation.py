@@ -452,6 +452,8 @@ class Runner:
             time.sleep(0.01)
         with contextlib.suppress(OSError):
             os.killpg(process.pid, signal.SIGKILL)  # the child is not reaped yet: its id holds
+        with contextlib.suppress(OSError):
+            process.kill()  # itself, should it have no group of its own
         process.join()
         code = process.exitcode
         if not ended:
