@@ -279,7 +279,7 @@ def test_diagnoses_of_the_convention_and_the_winner() -> None:
     settings = {**QUICK, "max_n": 100, "budget": 2.0}
     assert "winner_total" in [d.code for d in check(winner, **settings).diagnosis]
     asked_bool = check(margin, answer="wins-or-ties", **settings)
-    assert [d.code for d in asked_bool.diagnosis][0] == "margin_not_bool"  # (0 is False too)
+    assert asked_bool.diagnosis[0].code == "margin_not_bool"  # (0 is False too)
     asked_total = check(wins, answer="total", **settings)
     assert [d.code for d in asked_total.diagnosis] == ["wrong_type", "convention"]
     assert asked_total.diagnosis[1].text == (
