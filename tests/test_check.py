@@ -174,17 +174,16 @@ def test_recursion_depth_is_a_finding_with_its_length() -> None:
     settings = {**QUICK, "budget": 8.0, "time_limit": 1.0, "max_length": 3, "max_n": 1000}
     result = check(str(GALLERY / "memo_no_limit.py"), **settings)
     failure = result.failure
-    assert failure is not None and (failure.stage, failure.error) == ("random", "RecursionError")
-    assert failure.found_n == 1000 and 300 < len(failure.coins) < 1000
+    assert failure is not None and (failure.stage, failure.error) == ("depth", "RecursionError")
+    assert failure.found_n == 512 and 256 < len(failure.coins) < 512
     assert set(failure.coins) == {0}
     assert [d.text for d in result.diagnosis] == [
         f"recursion depth exceeded at n = {len(failure.coins):,}"
     ]
-    assert result.summary().endswith(
-        f"({len(failure.coins):,} coins): expected 0, got raised "
-        "RecursionError: maximum recursion depth exceeded in "
-        f"comparison (recursion depth exceeded at n = {len(failure.coins):,})"
+    assert f"({len(failure.coins):,} coins): expected 0, got raised RecursionError" in (
+        result.summary()
     )
+    assert result.summary().endswith(f"(recursion depth exceeded at n = {len(failure.coins):,})")
 
 
 def test_a_live_function_and_assert_solver() -> None:
@@ -216,7 +215,8 @@ def test_json_keys_and_html() -> None:
     data = json.loads(json.dumps(result.to_dict()))
     assert list(data) == [
         "target", "function", "picked", "answer", "answer_from", "passed", "stages", "failure",
-        "diagnosis", "growth", "recursive", "sizes", "seconds",
+        "diagnosis", "growth", "recursive", "sizes", "seconds", "cpu_seconds", "complete",
+        "verdict", "call", "others", "provided", "problem", "judge_says", "calls_note",
     ]  # fmt: skip
     assert data["failure"]["coins"] == [0, 0, 2, 1]
     assert "<svg" in result._repr_html_()
@@ -253,9 +253,9 @@ def test_count_calls_tells_memoised_from_plain_recursion() -> None:
 
 BATCH = [
     ("memoised", "passed", 6, 0),
-    ("bottom_up", "passed", 6, 6),
-    ("linear_memory", "passed", 6, 6),
-    ("linear", "passed", 6, 6),
+    ("bottom_up", "passed", 0, 6),
+    ("linear_memory", "passed", 0, 6),
+    ("linear", "passed", 0, 6),
     ("greedy", "failed", 0, 0),
     ("parity", "failed", 0, 0),
     ("off_by_one", "failed", 0, 0),
@@ -265,8 +265,8 @@ BATCH = [
     ("raises", "failed", 0, 0),
     ("hangs", "failed", 0, 0),
     ("floats", "failed", 0, 0),
-    ("plain_recursion", "passed", 0, 0),
-    ("n_log_n", "passed", 6, 0),  # its merge sort recurses
+    ("plain_recursion", "passed", 0, 0),  # exponential calls: not memoised
+    ("n_log_n", "passed", 6, 0),  # its merge sort recurses, with polynomially many calls
 ]
 
 
@@ -282,9 +282,7 @@ def test_batch_grades_twenty_submissions(tmp_path: Path) -> None:
     (folder / "s18_signature.py").write_text("def solve(a, b, c):\n    return 0\n")
     (folder / "s19_empty_folder").mkdir()
     rubric = tmp_path / "rubric.toml"
-    rubric.write_text(
-        (ROOT / "examples" / "rubric.toml").read_text().replace("size = 2000", "size = 120")
-    )
+    rubric.write_text((ROOT / "examples" / "rubric.toml").read_text())
     out = tmp_path / "grades"
     start = time.monotonic()
     code = main(
@@ -311,7 +309,10 @@ def test_batch_grades_twenty_submissions(tmp_path: Path) -> None:
     assert seconds < 60  # stated in docs/check.md: 20 submissions at --budget 1.5 in under a minute
     rows = list(csv.DictReader((out / "grades.csv").open()))
     assert len(rows) == 20
-    names = ["Implementation - Memoization", "Implementation - Bottom-up"]
+    names = [
+        "Implementation - Memoization (recursive, calls grow polynomially)",
+        "Implementation - Bottom-up (correct, no recursion)",
+    ]
     for number, (name, status, memo, bottom) in enumerate(BATCH):
         row = rows[number]
         assert row["student"] == f"s{number:02}_{name}"
@@ -325,15 +326,16 @@ def test_batch_grades_twenty_submissions(tmp_path: Path) -> None:
         and rows[4]["diagnosis"] == "takes the larger end (greedy)"
     )
     assert rows[12]["failing_row"] == str(2**53 + 1)
-    assert rows[15]["status"] == "passed" and rows[15]["total"] == "12"
+    assert rows[15]["status"] == "passed" and rows[15]["total"] == "6"
     errors = {row["student"]: row["error"] for row in rows[16:]}
     assert errors == {
         "s16_syntax": f"{folder}/s16_syntax.py: syntax error at line 1: '(' was never closed",
         "s17_nothing": f"{folder}/s17_nothing.py: no solver function found (looked for "
-        "optimalStrategyOfGame, optimal_strategy_of_game, optimalStrategy, optimal_strategy, "
-        "maxCoins, max_coins, ... and a Solution class); name it as FILE.py:FUNCTION",
+        "optimalStrategyOfGame, optimal_strategy_of_game, maximumAmount, maximum_amount, "
+        "optimalStrategy, optimal_strategy, ... and a Solution class); name it as "
+        'FILE.py:FUNCTION (or in the rubric: [functions] "s17_nothing" = "NAME")',
         "s18_signature": "solve(a, b, c) does not take one argument, the list of coins "
-        "(or coins and n)",
+        "(or coins and n, or n and coins)",
         "s19_empty_folder": f"{folder}/s19_empty_folder: no Python file in the folder",
     }
     assert all(row["status"] == "error" and row["total"] == "0" for row in rows[16:])

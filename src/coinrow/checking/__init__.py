@@ -21,7 +21,7 @@ from .core import (
     expected_answer,
 )
 from .growth import Growth
-from .isolation import SOLVER_NAMES, Target, parse_target
+from .loading import SOLVER_NAMES, Target, parse_target
 
 __all__ = [
     "ANSWERS",

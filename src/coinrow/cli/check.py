@@ -19,7 +19,10 @@ from ..checking.grading import (
     report_dict,
     safe_name,
     student_html,
+    write_atomically,
 )
+from ..checking.profiles import PROFILES
+from ..checking.results import short_line
 from ..numbers import Value, format_value
 from . import app, fail, json_option, print_json
 
@@ -30,7 +33,7 @@ TRIANGLE_LIMIT = 24
 @app.command("check")
 def check_command(
     target: str = typer.Argument(
-        ...,
+        "",
         help="FILE.py[:FUNCTION], module:function, a submission folder, or with --rubric a "
         "folder of submissions.",
     ),
@@ -41,8 +44,21 @@ def check_command(
         "else total).",
     ),
     as_json: bool = json_option("Print the result as JSON."),
-    budget: float = typer.Option(60.0, "--budget", help="Seconds for the whole check."),
-    time_limit: float = typer.Option(2.0, "--time-limit", help="Seconds per call."),
+    problem: str = typer.Option(
+        None,
+        "--problem",
+        help=f"The site's version: {', '.join(PROFILES)} (its answer, input, limits, time "
+        "limit; says what its judge would say).",
+    ),
+    cmd: str = typer.Option(
+        None, "--cmd", help="With --problem: run this command as the program (one per row)."
+    ),
+    budget: float = typer.Option(
+        60.0, "--budget", help="CPU seconds for the whole check (checker and solver)."
+    ),
+    time_limit: float = typer.Option(
+        None, "--time-limit", help="CPU seconds per call (default 2, or the problem's)."
+    ),
     memory: int = typer.Option(1024, "--memory", help="MiB the solver's process may add."),
     max_length: int = typer.Option(
         8, "--max-length", help="Every row over 0..3 up to this length (1 to 12)."
@@ -76,8 +92,17 @@ def check_command(
     """
     if answer is not None and answer not in ANSWERS:
         fail(f"unknown --answer {answer!r}; choose one of: {', '.join(ANSWERS)}")
+    if problem is not None and problem not in PROFILES:
+        fail(f"unknown --problem {problem!r}; choose one of: {', '.join(PROFILES)}")
+    if not target and cmd is None:
+        fail("give the solver to check: FILE.py[:FUNCTION], module:function or a folder")
+    if cmd is not None and problem is None:
+        fail("--cmd needs --problem (the input format of the program)")
+    if time_limit is None:
+        time_limit = PROFILES[problem].seconds if problem else 2.0
     try:
         options = Options(
+            problem=problem or "",
             time_limit=time_limit,
             memory_limit=memory * 2**20,
             budget=budget,
@@ -97,14 +122,16 @@ def check_command(
         _batch(Path(target), rubric, out, options, as_json, console)
         return
     err = Console(stderr=True)
+    solver, command = (None, cmd) if cmd is not None else (target, None)
     if as_json or not err.is_terminal:
-        result = check(target, answer=answer, options=options)
+        result = check(solver, answer=answer, command=command, options=options)
     else:
         shown = escape(target)
         with err.status(f"checking {shown} (budget {budget:g} s)") as status:
             result = check(
-                target,
+                solver,
                 answer=answer,
+                command=command,
                 options=options,
                 progress=lambda text: status.update(f"checking {shown}: {text}"),
             )
@@ -119,8 +146,9 @@ def check_command(
 def print_result(result: CheckResult, console: Console) -> None:
     """The Rich report of one check."""
     picked = " (found by its name)" if result.picked else ""
+    del picked
     console.print(
-        f"[bold]{escape(result.target)}[/]: {escape(result.function)}{picked}; answer "
+        f"[bold]{escape(result.target)}[/]: {escape(result.found_text())}; answer "
         f"{result.answer} ({escape(result.answer_from)})"
     )
     table = RichTable("stage", "status", "rows", "largest n", "note")
@@ -137,17 +165,26 @@ def print_result(result: CheckResult, console: Console) -> None:
     failure = result.failure
     if failure is not None:
         coins = row_text(failure.coins)
-        console.print(f"[bold red]Smallest failing row[/] ({failure.stage}): {escape(coins)}")
+        console.print(
+            f"[bold red]Smallest failing row[/] ({escape(failure.origin)}): {escape(coins)}"
+        )
         console.print(
             f"  expected {escape(format_value_any(failure.expected))}, got "
             f"{escape(failure.got_text)}"
         )
         if failure.optimal_line:
-            console.print(f"  one optimal line: {failure.optimal_line}")
+            console.print(f"  one optimal line: {short_line(failure.optimal_line)}")
         if len(failure.coins) <= TRIANGLE_LIMIT:
             from ..text import triangle
 
-            console.print(triangle(list(failure.coins), highlight=failure.optimal_line or None))
+            picture = triangle(list(failure.coins), highlight=failure.optimal_line or None)
+            if console.is_terminal:
+                console.print(picture)
+            else:  # no colours: no colour legend
+                lines = str(picture).splitlines()
+                console.print(
+                    escape("\n".join(line for line in lines if not line.startswith("blue:")))
+                )
     for diagnosis in result.diagnosis:
         console.print(f"[bold]Diagnosis:[/] {escape(diagnosis.text)}")
     if result.growth is not None:
@@ -159,8 +196,15 @@ def print_result(result: CheckResult, console: Console) -> None:
                 "[bold yellow]Flag:[/] exponential time: right, but unusable beyond a few "
                 "dozen coins (memoise the recursion or fill a table)"
             )
-    verdict = "[bold green]PASSED[/]" if result.passed else "[bold red]FAILED[/]"
-    console.print(f"{verdict} in {result.seconds:.1f} s")
+    if not result.passed:
+        verdict = "[bold red]FAILED[/]"
+    elif result.complete:
+        verdict = "[bold green]PASSED[/]"
+    else:
+        verdict = f"[bold yellow]{escape(result.verdict)}[/]"
+    console.print(f"{verdict} in {result.cpu_seconds:.1f} s of CPU ({result.seconds:.1f} s)")
+    if result.judge_says:
+        console.print(f"[bold]Judge:[/] {escape(result.judge_says)}")
 
 
 def format_value_any(value: Value | bool) -> str:
@@ -173,38 +217,59 @@ def _batch(
     folder: Path, rubric_path: Path, out: Path, options: Options, as_json: bool, console: Console
 ) -> None:
     rubric = read_rubric(rubric_path)
-    if out.exists() and not out.is_dir():
-        fail(f"--out {out}: is a file; give a folder")
-    out.mkdir(parents=True, exist_ok=True)
+    _claim_folder(out)  # before any grading: a batch is never lost to a bad --out
     grades: list[Grade] = []
     err = Console(stderr=True, highlight=False)
     for row in grade(folder, rubric, options):
         grades.append(row)
         if not as_json:
             err.print(f"graded {escape(row.student)}: {row.total:g} / {rubric.total:g}")
-    (out / "grades.csv").write_text(csv_text(grades, rubric), encoding="utf-8")
     import json
 
     report = report_dict(grades, rubric)
-    (out / "report.json").write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
-    for row in grades:
-        (out / f"{safe_name(row.student)}.html").write_text(
-            student_html(row, rubric), encoding="utf-8"
-        )
+    files = [(out / "grades.csv", csv_text(grades, rubric))]
+    files.append((out / "report.json", json.dumps(report, indent=2) + "\n"))
+    files += [(out / f"{safe_name(row.student)}.html", student_html(row, rubric)) for row in grades]
+    for path, text in files:
+        try:
+            write_atomically(path, text)
+        except OSError as error:
+            fail(f"cannot write {path}: {error.strerror or error}")
     if as_json:
         print_json(report)
         return
-    table = RichTable("student", "status", *(item.name for item in rubric.items), "total", "note")
+    table = RichTable(width=min(console.width, 80))
+    table.add_column("student", max_width=20, no_wrap=True, overflow="ellipsis")
+    table.add_column("status", min_width=6, no_wrap=True)
+    table.add_column("marks", no_wrap=True)
+    table.add_column("total", no_wrap=True)
+    table.add_column("note", ratio=1, no_wrap=True, overflow="ellipsis")
     for row in grades:
         note = row.error or ("; ".join(d.text for d in row.result.diagnosis) if row.result else "")
         table.add_row(
             escape(row.student),
             row.status,
-            *(f"{m:g}" for m in row.marks),
-            f"{row.total:g} / {rubric.total:g}",
+            " ".join(f"{m:g}" for m in row.marks),
+            f"{row.total:g}/{rubric.total:g}",
             escape(note),
         )
     console.print(table)
     console.print(
-        f"Wrote {out / 'grades.csv'}, {out / 'report.json'} and {len(grades)} HTML reports."
+        "marks: " + escape(", ".join(item.name for item in rubric.items)), overflow="fold"
     )
+    console.print(
+        f"Wrote {out / 'grades.csv'}, {out / 'report.json'} and {len(grades)} HTML reports "
+        "(each mark's reason is in them)."
+    )
+
+
+def _claim_folder(out: Path) -> None:
+    """Make the output folder and prove it can be written, or stop with one line."""
+    if out.exists() and not out.is_dir():
+        fail(f"--out {out}: is a file; give a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomically(out / ".coinrow-probe", "")
+        (out / ".coinrow-probe").unlink()
+    except OSError as error:
+        fail(f"--out {out}: cannot write there ({error.strerror or error})")
