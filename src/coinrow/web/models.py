@@ -73,7 +73,9 @@ TABLE_RULES_PATTERN = (
     r"^(?:plain|misere|stone-game-vii|both-ends|take:(?:any|1000000|[1-9][0-9]{0,5}))$"
 )
 #: A line of moves under any rules: L, R, B, L2, R10, and the pizza's first slice (digits).
-VARIANT_LINE_PATTERN = r"^ *(?:(?:[LR][0-9]*|B|[0-9]+) *)*$"
+#: Moves are written together or one space apart ("L2R1", "L2 R1"), never with a space at
+#: either end (so a line has one spelling of its emptiness: "").
+VARIANT_LINE_PATTERN = r"^(?:(?:[LR][0-9]*|B|[0-9]+)(?: ?(?:[LR][0-9]*|B|[0-9]+))*)?$"
 #: One coin as a string.
 COIN_PATTERN = f"^{_BLANK}*{_TOKEN}{_BLANK}*$"
 #: A row as one string of coins.
@@ -574,6 +576,8 @@ class LimitsResponse(BaseModel):
     request_memory: int
     processes: int
     queue: int
+    bodies_bytes: int = Field(description="Request bodies one server process holds at once.")
+    header_seconds: int = Field(description="Seconds a client has to send its headers.")
 
 
 # ---------------------------------------------------------------------------------------------
