@@ -109,7 +109,7 @@ class Limits:
     body to arrive), ``request_seconds`` and ``request_memory`` (its work, in a worker
     process); ``processes`` worker processes per server process, with ``queue`` requests
     waiting at most (more get 503). ``bodies_bytes``: the request bodies one server process
-    holds at once (:class:`~coinrow.web.guard.BodyBudget`; a body that does not fit gets 503
+    holds at once (default: four times ``body_bytes``) (:class:`~coinrow.web.guard.BodyBudget`; a body that does not fit gets 503
     unread); ``header_seconds``: the time a client has to send its headers (under
     ``coinrow serve``, :class:`~coinrow.web.guard.HeaderTimeout`).
     """
@@ -128,10 +128,12 @@ class Limits:
     request_memory: int = 512 * 2**20
     processes: int = 1
     queue: int = 8
-    bodies_bytes: int = 64 * 2**20
+    bodies_bytes: int = 0  # 0: four times body_bytes (64 MiB)
     header_seconds: int = 10
 
     def __post_init__(self) -> None:
+        if self.bodies_bytes == 0:
+            object.__setattr__(self, "bodies_bytes", 4 * self.body_bytes)
         if self.bodies_bytes * 3 // 4 < self.body_bytes:
             raise InvalidOptionError(
                 f"{ENV_PREFIX}BODIES_BYTES ({self.bodies_bytes:,}) must be at least 4/3 of "
