@@ -464,3 +464,45 @@ def test_workers_are_bounded_by_the_memory() -> None:
         "coinrow: error: --workers 2 is more than this machine can run: at most 1 (this machine's "
     )
     assert "GiB of memory holds 1" in done.stderr
+
+
+def test_connections_past_the_limit_are_refused() -> None:
+    """A server process keeps at most COINROW_WEB_CONNECTIONS open (20 here): the ones past
+    it get 503 and are closed at once, so idle connections cannot pile up memory."""
+    capped = serve(connections=20)
+    sockets: list[socket.socket] = []
+    try:
+        for _ in range(30):
+            sockets.append(socket.create_connection(("127.0.0.1", capped.port), timeout=5))
+        time.sleep(0.5)
+        refused = 0
+        for connection in sockets:
+            connection.settimeout(0.3)
+            with contextlib.suppress(OSError):
+                refused += connection.recv(100).startswith(b"HTTP/1.1 503")
+        assert 8 <= refused <= 10  # the probe's own connection may still be closing
+    finally:
+        for connection in sockets:
+            connection.close()
+    try:
+        time.sleep(0.5)
+        assert capped.request("GET", "/api/limits").json()["connections"] == 20
+    finally:
+        stop(capped)
+
+
+def test_long_headers_are_cut_off(server: Server) -> None:
+    """Headers past 64 KiB close the connection: one connection cannot hold more."""
+    sent = 0
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as connection:
+        connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: ")
+        try:
+            while sent < 4 * 2**20:
+                connection.sendall(b"a" * 4096)
+                sent += 4096
+                if sent % (64 * 2**10) == 0:
+                    time.sleep(0.05)  # let the server read and close
+        except OSError:
+            pass
+    # the kernel's socket buffers take some bytes after the close; never megabytes
+    assert sent < 2**20, f"{sent:,} bytes of headers accepted"

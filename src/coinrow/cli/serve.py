@@ -68,7 +68,7 @@ def serve_command(
         port=port,
         workers=workers,
         access_log=access_log,
-        http=guard.HeaderTimeout,
+        http=guard.BoundedHTTP,
     )
 
 

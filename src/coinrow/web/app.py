@@ -109,9 +109,10 @@ class Limits:
     body to arrive), ``request_seconds`` and ``request_memory`` (its work, in a worker
     process); ``processes`` worker processes per server process, with ``queue`` requests
     waiting at most (more get 503). ``bodies_bytes``: the request bodies one server process
-    holds at once (default: four times ``body_bytes``) (:class:`~coinrow.web.guard.BodyBudget`; a body that does not fit gets 503
-    unread); ``header_seconds``: the time a client has to send its headers (under
-    ``coinrow serve``, :class:`~coinrow.web.guard.HeaderTimeout`).
+    holds at once (default: four times ``body_bytes``; :class:`~coinrow.web.guard.BodyBudget`;
+    a body that does not fit gets 503 unread); ``header_seconds``: the time a client has to
+    send its headers, ``connections`` the most connections a server process keeps open (both
+    under ``coinrow serve``, by :class:`~coinrow.web.guard.BoundedHTTP`).
     """
 
     solve_coins: int = 1_000_000
@@ -130,6 +131,7 @@ class Limits:
     queue: int = 8
     bodies_bytes: int = 0  # 0: four times body_bytes (64 MiB)
     header_seconds: int = 10
+    connections: int = 1000
 
     def __post_init__(self) -> None:
         if self.bodies_bytes == 0:

@@ -8,8 +8,9 @@ them.
   ``Host`` is not an allowed host is refused with 400 before anything else runs.
 - :class:`BodyBudget`: the bytes of request bodies one server process holds at once; a body
   that does not fit is refused with 503 before it is read.
-- :class:`HeaderTimeout`: uvicorn's HTTP protocol closing a connection whose request headers
-  have not all arrived within ``COINROW_WEB_HEADER_SECONDS`` (slowloris).
+- :class:`BoundedHTTP`: uvicorn's HTTP protocol closing a connection whose request headers
+  have not all arrived within ``COINROW_WEB_HEADER_SECONDS`` (slowloris) or pass
+  :data:`HEADER_BYTES`, and refusing connections past ``COINROW_WEB_CONNECTIONS``.
 - :func:`die_with_parent`: a server process of ``coinrow serve --workers N`` gets SIGTERM
   when the supervisor that started it dies, even by SIGKILL (Linux ``PR_SET_PDEATHSIG``).
 - :func:`most_workers`: how many server processes this machine can run (cores, memory).
@@ -211,24 +212,47 @@ class BodyBudget:
             self.large_held -= size
 
 
-#: Environment variable: seconds a client has to send a request's headers.
+#: Environment variables: seconds a client has to send a request's headers, and the most
+#: connections one server process keeps open.
 HEADER_SECONDS_VARIABLE = "COINROW_WEB_HEADER_SECONDS"
+CONNECTIONS_VARIABLE = "COINROW_WEB_CONNECTIONS"
+
+#: The most bytes a client may send before its request's headers are complete.
+HEADER_BYTES = 64 * 2**10
+
+#: What a connection past the limit gets before it is closed.
+_TOO_MANY_BODY = b'{"detail": "the server has too many connections; try again in a moment"}'
+_TOO_MANY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nretry-after: 1\r\nconnection: close\r\n"
+    b"content-type: application/json\r\ncontent-length: %d\r\n\r\n%s"
+    % (len(_TOO_MANY_BODY), _TOO_MANY_BODY)
+)
 
 
-class HeaderTimeout(AutoHTTPProtocol):  # type: ignore[valid-type, misc]
-    """uvicorn's HTTP protocol (httptools or h11, as uvicorn picks) closing a connection whose
-    request headers have not all arrived within ``COINROW_WEB_HEADER_SECONDS`` (10 s) of its
-    opening or of the previous answer (a slowloris client sending a byte a second). A request
-    whose headers have arrived is bounded by the app's own body and work limits. O(1) per
-    connection and request."""
+class BoundedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type, misc]
+    """uvicorn's HTTP protocol (httptools or h11, as uvicorn picks) with the bounds only a
+    connection can have: its request headers must all arrive within
+    ``COINROW_WEB_HEADER_SECONDS`` (10 s) of its opening or of the previous answer (a
+    slowloris client sending a byte a second is cut off) and within :data:`HEADER_BYTES`;
+    a server process keeps at most ``COINROW_WEB_CONNECTIONS`` (1,000) open, answering more
+    with 503 and closing them at once. So each connection holds at most about 64 KiB of
+    headers, or 64 KiB of a body uvicorn reads ahead, whatever their number. A request whose
+    headers have arrived is bounded by the app's own body and work limits. O(1) per
+    connection and per chunk received."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.header_seconds = float(os.environ.get(HEADER_SECONDS_VARIABLE, "10"))
+        self.most_connections = int(os.environ.get(CONNECTIONS_VARIABLE, "1000"))
         self.header_timer: asyncio.TimerHandle | None = None
+        self.header_bytes = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:
         super().connection_made(transport)
+        if len(self.connections) > self.most_connections:
+            transport.write(_TOO_MANY)
+            transport.close()
+            return
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -236,11 +260,24 @@ class HeaderTimeout(AutoHTTPProtocol):  # type: ignore[valid-type, misc]
             self.header_timer.cancel()
         super().connection_lost(exc)
 
+    def data_received(self, data: bytes) -> None:
+        waiting = self._waiting_for_headers()
+        super().data_received(data)
+        if waiting and self._waiting_for_headers():  # these bytes did not finish the headers
+            self.header_bytes += len(data)
+            if self.header_bytes > HEADER_BYTES:
+                self.transport.close()
+
     def on_response_complete(self) -> None:
         super().on_response_complete()
         self._arm()
 
+    def _waiting_for_headers(self) -> bool:
+        cycle = getattr(self, "cycle", None)
+        return cycle is None or bool(cycle.response_complete)
+
     def _arm(self) -> None:
+        self.header_bytes = 0
         if self.header_timer is not None:
             self.header_timer.cancel()
         self.header_timer = self.loop.call_later(self.header_seconds, self._headers_late)
@@ -248,8 +285,7 @@ class HeaderTimeout(AutoHTTPProtocol):  # type: ignore[valid-type, misc]
     def _headers_late(self) -> None:
         """Close the connection unless a request's headers have arrived since the timer."""
         self.header_timer = None
-        cycle = getattr(self, "cycle", None)
-        if cycle is None or cycle.response_complete:
+        if self._waiting_for_headers():
             self.transport.close()
 
 

@@ -578,6 +578,7 @@ class LimitsResponse(BaseModel):
     queue: int
     bodies_bytes: int = Field(description="Request bodies one server process holds at once.")
     header_seconds: int = Field(description="Seconds a client has to send its headers.")
+    connections: int = Field(description="Connections one server process keeps open.")
 
 
 # ---------------------------------------------------------------------------------------------
