@@ -25,6 +25,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -191,8 +192,18 @@ def main() -> None:
         result = asyncio.run(run(port, args.seconds, args.connections, args.max_requests))
     finally:
         stop.set()
+        family = psutil.Process(server.pid).children(recursive=True)
         server.terminate()
-        server.wait(timeout=20)
+        began = time.perf_counter()
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=20)
+        stopped = time.perf_counter() - began
+        for process in family:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
     failures = result["failures"]
     assert isinstance(failures, list)
     print(
@@ -205,6 +216,7 @@ def main() -> None:
         f"p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms, "
         f"{len(failures)} failures; server peak RSS {peak[0] / 2**30:.2f} GiB"
     )
+    print(f"the server stopped {stopped:.1f} s after SIGTERM")
     for failure in failures[:5]:
         print("probe failure:", failure)
 

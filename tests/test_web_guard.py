@@ -410,6 +410,7 @@ def test_workers_end_when_their_supervisor_is_killed() -> None:
     if machine_cores() < 2:
         pytest.skip("--workers 2 needs 2 cores on this machine")
     supervised = serve("--workers", "2")
+    workers: list[psutil.Process] = []
     try:
         supervisor = psutil.Process(supervised.process.pid)
         workers = [p for p in supervisor.children() if "spawn_main" in " ".join(p.cmdline())]
@@ -422,6 +423,9 @@ def test_workers_end_when_their_supervisor_is_killed() -> None:
             supervised.request("GET", "/api/limits")
     finally:
         stop(supervised)
+        for worker in workers:  # orphans, had they outlived their supervisor
+            with contextlib.suppress(psutil.NoSuchProcess):
+                worker.kill()
 
 
 # -- item 4: --workers bounded by the machine -------------------------------------------------
@@ -481,13 +485,13 @@ def test_connections_past_the_limit_are_refused() -> None:
             with contextlib.suppress(OSError):
                 refused += connection.recv(100).startswith(b"HTTP/1.1 503")
         assert 8 <= refused <= 10  # the probe's own connection may still be closing
-    finally:
         for connection in sockets:
             connection.close()
-    try:
         time.sleep(0.5)
         assert capped.request("GET", "/api/limits").json()["connections"] == 20
     finally:
+        for connection in sockets:
+            connection.close()
         stop(capped)
 
 

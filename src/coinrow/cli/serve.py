@@ -68,7 +68,9 @@ def serve_command(
         port=port,
         workers=workers,
         access_log=access_log,
-        http=guard.BoundedHTTP,
+        # by name: each server process imports it once running (and answering the
+        # supervisor's health checks), not while unpickling its settings
+        http="coinrow.web.guard:BoundedHTTP",
     )
 
 

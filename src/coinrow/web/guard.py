@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
-import ctypes.util
 import ipaddress
 import json
 import os
@@ -307,11 +306,11 @@ def die_with_parent() -> bool:
     if os.getppid() != int(supervisor):  # the supervisor died before this process started
         os.kill(os.getpid(), signal.SIGTERM)
         return False
-    name = ctypes.util.find_library("c")
-    if name is None:
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl  # libc's, already loaded: no search
+    except (OSError, AttributeError):  # not Linux
         return False
-    libc = ctypes.CDLL(name, use_errno=True)
-    if libc.prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) != 0:
+    if prctl(_PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0) != 0:
         return False
     if os.getppid() != int(supervisor):  # it died before the call: no signal will come
         os.kill(os.getpid(), signal.SIGTERM)
