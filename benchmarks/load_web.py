@@ -21,6 +21,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 
@@ -36,7 +37,9 @@ def free_port() -> int:
 def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
     command = [sys.executable, "-m", "coinrow", "serve", "--host", "127.0.0.1"]
     command += ["--port", str(port), "--workers", str(workers), "--no-access-log"]
-    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # its log goes to a file: a pipe nobody reads would fill and stall the server under load
+    log = tempfile.TemporaryFile()  # noqa: SIM115 (open as long as the server runs)
+    server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=log)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -45,7 +48,9 @@ def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
         except OSError:
             time.sleep(0.1)
     server.kill()
-    raise SystemExit("the server did not start: " + server.stderr.read().decode()[-2000:])
+    server.wait(timeout=20)
+    log.seek(0)
+    raise SystemExit("the server did not start: " + log.read().decode()[-2000:])
 
 
 async def user(

@@ -9,8 +9,11 @@ what the flood got back. A report, not a timed assertion.
 The flood (the examples of issue 13, rows of fractions 1/q with q of 998 digits drawn with a
 fixed seed): analyze of 2,000 coins, solve of 16,000, steps and table of 40, move of 1,000;
 a 16 MB solve of 10^6 ints; and tables of 40 coins 1/q with q of 200 digits (about a second
-each, under the estimate's limit, so they really run in the worker processes). Targets: probe
-p99 under 1 s, peak memory under 2 GiB, no probe failure.
+each, under the estimate's limit, so they really run in the worker processes). Under other
+rules (issue 24): solves of 2,000 to 3,000 coins under take:any, players:3, circular and
+reply:greedy, a 16 MB misere solve, plays of 1,000 coins under reply:greedy and take:5, a
+take:3 table and a cooperative duel of 2,000 coins. Targets: probe p99 under 1 s, peak
+memory under 2 GiB, no probe failure.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import json
 import os
 import random
 import statistics
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -47,6 +51,30 @@ def bodies() -> list[tuple[str, bytes]]:
         ("solve", json.dumps({"coins": ints, "full": True}).encode()),
         ("table", json.dumps({"coins": fractions(40, 200)}).encode()),
         ("table", json.dumps({"coins": fractions(40, 150)}).encode()),
+        *rules_bodies(rng, ints),
+    ]
+
+
+def rules_bodies(rng: random.Random, ints: list[int]) -> list[tuple[str, bytes]]:
+    """The flood's requests under other rules (issue 24): the largest each limit and cost
+    estimate let through, so they run in the worker processes, and a 16 MB misere solve."""
+
+    def row(n: int) -> list[int]:
+        return [rng.randint(1, 10**6) for _ in range(n)]
+
+    return [
+        ("solve", json.dumps({"coins": row(3000), "rules": "take:any"}).encode()),
+        ("solve", json.dumps({"coins": row(2000), "rules": "players:3"}).encode()),
+        ("solve", json.dumps({"coins": row(3000), "rules": "circular"}).encode()),
+        ("solve", json.dumps({"coins": row(2000), "rules": "reply:greedy"}).encode()),
+        ("solve", json.dumps({"coins": ints, "rules": "misere"}).encode()),
+        ("play", json.dumps({"coins": row(1000), "rules": "reply:greedy"}).encode()),
+        ("play", json.dumps({"coins": row(1000), "rules": "take:5", "moves": "L1 R2"}).encode()),
+        ("table", json.dumps({"coins": row(40), "rules": "take:3", "highlight": "best"}).encode()),
+        (
+            "duel",
+            json.dumps({"coins": row(2000), "first": "cooperative", "second": "optimal"}).encode(),
+        ),
     ]
 
 
@@ -164,8 +192,18 @@ def main() -> None:
         result = asyncio.run(run(port, args.seconds, args.connections, args.max_requests))
     finally:
         stop.set()
+        family = psutil.Process(server.pid).children(recursive=True)
         server.terminate()
-        server.wait(timeout=20)
+        began = time.perf_counter()
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=20)
+        stopped = time.perf_counter() - began
+        for process in family:
+            with contextlib.suppress(psutil.Error):
+                process.kill()
     failures = result["failures"]
     assert isinstance(failures, list)
     print(
@@ -178,6 +216,7 @@ def main() -> None:
         f"p99 {result['p99_ms']:.1f} ms, max {result['max_ms']:.1f} ms, "
         f"{len(failures)} failures; server peak RSS {peak[0] / 2**30:.2f} GiB"
     )
+    print(f"the server stopped {stopped:.1f} s after SIGTERM")
     for failure in failures[:5]:
         print("probe failure:", failure)
 

@@ -65,6 +65,29 @@ def live_url() -> Iterator[str]:
     thread.join(timeout=10)
 
 
+def wait_js(page: Any, expression: str, *, timeout: float = 10.0) -> None:
+    """Wait until a JavaScript ``expression`` is true on the page (polled every 50 ms, at
+    most ``timeout`` seconds). Evaluated through the browser's debugging protocol: Playwright's
+    ``wait_for_function`` builds a function from the text, an eval the page's
+    Content-Security-Policy refuses."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(f"() => Boolean({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true after {timeout:g} s: {expression}")
+        page.wait_for_timeout(50)
+
+
+def watch_csp(page: Any, sink: list[str]) -> None:
+    """Collect in ``sink`` what the page's Content-Security-Policy refuses (Chromium reports
+    each refusal on the console), so a test can assert the page passes its policy."""
+
+    def seen(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            sink.append(message.text[:300])
+
+    page.on("console", seen)
+
+
 def check_views_with_axe(
     browser: Any,
     url: str,
@@ -87,6 +110,8 @@ def check_views_with_axe(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    refused: list[str] = []
+    watch_csp(page, refused)
     page.set_default_timeout(10_000)
     axe = Axe()
     found = {}
@@ -108,4 +133,5 @@ def check_views_with_axe(
         page.screenshot(path=str(folder / f"web-{view}-{width}-{theme}.png"), full_page=True)
     context.close()
     assert found == {}
+    assert refused == []
     assert errors == []

@@ -112,7 +112,7 @@ def test_terminal_play_and_web(tmp_path: Path) -> None:
         from fastapi.testclient import TestClient
     from coinrow.web import create_app
 
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
     answer = client.post("/api/solve", json={"coins": [1, 2, 3, 7], "rules": "front:3"})
     assert answer.status_code == 200 and answer.json()["outcome"] == "second"
     played = client.post("/api/play", json={"coins": [1, 2, 3, 7], "rules": "front:3",

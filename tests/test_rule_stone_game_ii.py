@@ -60,13 +60,13 @@ def test_cli_web_and_census() -> None:
         from fastapi.testclient import TestClient
     from coinrow.web import create_app
 
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
     answer = client.post(
         "/api/solve", json={"coins": [1, 2, 3, 4, 5, 100], "rules": "stone-game-ii"}
     )
     assert answer.status_code == 200 and answer.json()["first_total"] == 104
     refused = client.post("/api/play", json={"coins": [1, 2, 3], "rules": "stone-game-ii"})
-    assert 400 <= refused.status_code < 500
+    assert 400 <= refused.status_code < 500 and "do not apply here" in refused.json()["detail"]
     from coinrow.census import Census, Words
 
     census = Census(Words.of("1,2", 6), rules="stone-game-ii").run(workers=0)

@@ -50,7 +50,7 @@ def test_web_refuses_crafted_parameters_with_4xx() -> None:
         from fastapi.testclient import TestClient
     from coinrow.web.app import create_app
 
-    client = TestClient(create_app())
+    client = TestClient(create_app(), base_url="http://127.0.0.1")
     for text in CRAFTED[:3]:
         for path, body in (
             ("/api/solve", {"coins": [1, 2, 3], "rules": text}),

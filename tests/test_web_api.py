@@ -32,7 +32,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns about httpx on i
 from coinrow.web import Limits, app, create_app
 from coinrow.web.app import PER_COIN_LIMIT, STATIC
 
-client = TestClient(app)
+client = TestClient(app, base_url="http://127.0.0.1")
 
 ROWS = [
     ["3", "2", "2", "3", "1", "2"],
@@ -294,7 +294,7 @@ def test_bad_random_queries(params: dict[str, Any], message: str) -> None:
 
 
 def test_bodies_over_the_limit_are_refused_before_parsing() -> None:
-    small = TestClient(create_app(Limits(body_bytes=1000)))
+    small = TestClient(create_app(Limits(body_bytes=1000)), base_url="http://127.0.0.1")
     too_big = b'{"coins": [' + b"1," * 600 + b"1]}"
     headers = {"content-type": "application/json"}
     response = small.post("/api/solve", content=too_big, headers=headers)
@@ -315,7 +315,7 @@ def test_limits_from_the_environment() -> None:
         Limits.from_env({"COINROW_WEB_SOLVE_COINS": "lots"})
     with pytest.raises(ValueError, match="must be at least 1"):
         Limits.from_env({"COINROW_WEB_BODY_BYTES": "0"})
-    small = TestClient(create_app(Limits(solve_coins=3)))
+    small = TestClient(create_app(Limits(solve_coins=3)), base_url="http://127.0.0.1")
     assert "at most 3 here" in error(small.post("/api/solve", json={"coins": [1, 2, 3, 4]}))
     schema = small.get("/openapi.json").json()["components"]["schemas"]
     assert schema["SolveRequest"]["properties"]["coins"]["anyOf"][0]["maxItems"] == 3

@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # starlette's TestClient warns about httpx on i
 
 from coinrow.web import Limits, app, create_app
 
-client = TestClient(app)
+client = TestClient(app, base_url="http://127.0.0.1")
 
 ROW = [3, -1, 4, 1, -5, 9, 2, 6]
 RULES = [
@@ -113,7 +113,9 @@ def test_bad_rules_are_one_sentence(path: str, rules: object, message: str) -> N
 
 def test_variant_work_is_bounded() -> None:
     """Over the request's limit, a variant is refused with one sentence before it runs."""
-    strict = TestClient(create_app(Limits(request_seconds=1), workers=False))
+    strict = TestClient(
+        create_app(Limits(request_seconds=1), workers=False), base_url="http://127.0.0.1"
+    )
     response = strict.post("/api/solve", json={"coins": list(range(5000)), "rules": "take:any"})
     assert response.status_code == 422
     assert response.json()["detail"].startswith("rules take:any on 5,000 coins would take about")

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
+from conftest import CHROMIUM, wait_js, watch_csp
 
 from coinrow import Table, solve
 from coinrow.puzzles import daily_puzzle
@@ -41,10 +41,13 @@ def app_page(page: Any, live_url: str) -> Any:
     """The page, failing the test on any JavaScript error."""
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    refused: list[str] = []  # what the Content-Security-Policy refused: nothing
+    watch_csp(page, refused)
     page.set_viewport_size({"width": 1000, "height": 900})
     page.set_default_timeout(10_000)
     yield page
     assert errors == []
+    assert refused == []
 
 
 def enter(page: Any, coins: str) -> None:
@@ -71,7 +74,7 @@ def test_solve_view_and_share_link(app_page: Any, live_url: str, shots: Path) ->
     assert link is not None and "coins=3%202%202%203%201%202" in link
     page.goto(live_url + "#solve?coins=0.1%2C0.2%2C0.3")  # a shared link opens the row
     page.reload()
-    page.wait_for_function("document.querySelector('#solve-first').textContent === '0.4'")
+    wait_js(page, "document.querySelector('#solve-first').textContent === '0.4'")
     enter(page, "3 x 2")
     page.wait_for_selector("#error:not([hidden])")
     assert page.text_content("#error") == "coin 2 ('x'): not a number"
@@ -103,8 +106,8 @@ def test_explore_cells_match_the_table(app_page: Any, live_url: str, shots: Path
 
 
 def play_state(page: Any) -> str:
-    page.wait_for_function(
-        "['your-turn', 'over'].includes(document.querySelector('#view-play').dataset.state)"
+    wait_js(
+        page, "['your-turn', 'over'].includes(document.querySelector('#view-play').dataset.state)"
     )
     return str(page.get_attribute("#view-play", "data-state"))
 
@@ -129,7 +132,7 @@ def test_play_a_whole_game_following_the_hints(
         assert hinted.count() in (1, 2)
         assert page.text_content("#play-hint-text").startswith(("Best: take", "Both ends"))
         hinted.first.click()
-        page.wait_for_function(f"document.querySelectorAll('#play-board .taken').length > {taken}")
+        wait_js(page, f"document.querySelectorAll('#play-board .taken').length > {taken}")
     assert page.locator("#play-board button.taken").count() == n
     assert page.text_content("#play-you") == str(guaranteed)
     status = page.text_content("#play-status")
@@ -154,7 +157,7 @@ def test_play_with_the_keyboard(app_page: Any, live_url: str) -> None:
     assert play_state(page) == "your-turn"
     page.locator("body").click(position={"x": 5, "y": 5})  # focus off the select
     page.keyboard.press("ArrowRight")  # takes the 6; greedy answers with the 5
-    page.wait_for_function("document.querySelectorAll('#play-board .taken').length === 2")
+    wait_js(page, "document.querySelectorAll('#play-board .taken').length === 2")
     assert play_state(page) == "your-turn"
     assert page.get_attribute('#play-board button[data-index="5"]', "class") == "coin taken first"
     assert (
@@ -164,10 +167,10 @@ def test_play_with_the_keyboard(app_page: Any, live_url: str) -> None:
     page.keyboard.press("h")
     assert page.locator("#play-board button.hinted").count() >= 1
     page.keyboard.press("ArrowLeft")
-    page.wait_for_function("document.querySelectorAll('#play-board .taken').length === 4")
+    wait_js(page, "document.querySelectorAll('#play-board .taken').length === 4")
     assert play_state(page) == "your-turn"
     page.keyboard.press("u")  # back to before the 1 was taken
-    page.wait_for_function("document.querySelectorAll('#play-board .taken').length === 2")
+    wait_js(page, "document.querySelectorAll('#play-board .taken').length === 2")
     assert page.text_content("#play-you") == "6"
 
 
@@ -201,7 +204,7 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
     page.select_option("#learn-speed", "60")
     page.click("#learn-start")
     page.click("#learn-play")  # plays to the end by itself
-    page.wait_for_function("document.querySelector('#view-learn').dataset.step === '20'")
+    wait_js(page, "document.querySelector('#view-learn').dataset.step === '20'")
     assert page.text_content("#learn-play") == "▶ Play"
 
     page.check('input[name="learn-mode"][value="memo"]')
@@ -247,7 +250,7 @@ def phone(page: Any) -> None:
 
 
 def wait_taken(page: Any, count: int) -> None:
-    page.wait_for_function(f"document.querySelectorAll('#play-board .taken').length === {count}")
+    wait_js(page, f"document.querySelectorAll('#play-board .taken').length === {count}")
 
 
 def colour(page: Any, selector: str, prop: str = "color") -> str:
@@ -271,7 +274,7 @@ def test_defects_1_7_8_12_moving_second_colours_last_move_and_labels(
     while play_state(page) == "your-turn":
         taken = page.locator("#play-board .taken").count()
         page.keyboard.press("ArrowRight")
-        page.wait_for_function(f"document.querySelectorAll('#play-board .taken').length > {taken}")
+        wait_js(page, f"document.querySelectorAll('#play-board .taken').length > {taken}")
     # 1: the You card wears the colour of your coins (second player's green), not blue.
     assert page.get_attribute("#play-you-card", "class") == "score second"
     mine = page.locator("#play-board button.taken.second").first
@@ -361,13 +364,11 @@ def test_defects_9_10_11_history_long_rows_and_numbers(app_page: Any, live_url: 
     enter(page, "0.1 1/3 5")
     page.wait_for_selector("#solve-result:not([hidden])")
     # the first page's own answer may still be showing: wait for this row's
-    page.wait_for_function(
-        "document.querySelector('#solve-coins li')?.textContent.startsWith('0.1')"
-    )
+    wait_js(page, "document.querySelector('#solve-coins li')?.textContent.startsWith('0.1')")
     assert page.text_content("#solve-first") == "5.1"  # not 51/10
     assert page.locator("#solve-coins li").first.text_content().startswith("0.1")
     enter(page, f"{MINUS}2 3 1")  # the minus sign the page prints is read back
-    page.wait_for_function(f"document.querySelector('#solve-first').textContent === '{MINUS}1'")
+    wait_js(page, f"document.querySelector('#solve-first').textContent === '{MINUS}1'")
     page.click("#tab-explore")
     page.wait_for_selector("#explore-triangle svg")
     drawn = page.text_content("#explore-triangle")
@@ -378,10 +379,10 @@ def test_defects_9_10_11_history_long_rows_and_numbers(app_page: Any, live_url: 
     page.wait_for_selector("#view-explore:not([hidden])")
     page.go_back()
     page.go_back()
-    page.wait_for_function("document.querySelector('#solve-first').textContent === '5.1'")
+    wait_js(page, "document.querySelector('#solve-first').textContent === '5.1'")
     assert page.input_value("#coins") == "0.1 1/3 5"
     page.go_forward()
-    page.wait_for_function("document.querySelector('#coins').value.includes('3 1')")
+    wait_js(page, "document.querySelector('#coins').value.includes('3 1')")
     long_row = " ".join(["123456789"] * 1000)  # 10: a link that cannot work is not offered
     enter(page, long_row)
     page.wait_for_selector("#solve-result:not([hidden])")
@@ -480,7 +481,7 @@ def test_review_move_list_redo_chart_and_link(app_page: Any, live_url: str) -> N
 def test_hide_evaluation_levels_and_two_players(app_page: Any, live_url: str) -> None:
     page = app_page
     page.goto(live_url + "#play?coins=3%202%202%203%201%202")
-    page.wait_for_function("document.querySelectorAll('#play-strategy option').length > 6")
+    wait_js(page, "document.querySelectorAll('#play-strategy option').length > 6")
     options = page.eval_on_selector_all("#play-strategy option", "os => os.map(o => o.text)")
     assert options[:6] == ["Beginner", "Casual", "Club", "Strong", "Expert", "Perfect"]
     page.select_option("#play-strategy", "greedy")
@@ -516,7 +517,7 @@ def test_record_export_and_import(app_page: Any, live_url: str) -> None:
     page.click("#play-import-open")
     page.fill("#play-import-text", "# players: Ann vs Bob\n3 2 2 3 1 2\nLLRLLL\n")
     page.click("#play-import-go")
-    page.wait_for_function("document.querySelector('#coins').value === '3 2 2 3 1 2'")
+    wait_js(page, "document.querySelector('#coins').value === '3 2 2 3 1 2'")
     wait_taken(page, 0)
     page.wait_for_selector("#play-analysis:not([hidden])")
     assert page.locator("#play-moves button[data-ply]").count() == 7
@@ -525,16 +526,16 @@ def test_record_export_and_import(app_page: Any, live_url: str) -> None:
 def test_learn_slider_code_links_and_greedy_row(app_page: Any, live_url: str) -> None:
     page = app_page
     page.goto(live_url + "#learn?coins=8%2015%203%207&method=memo&step=5")
-    page.wait_for_function("document.querySelector('#view-learn').dataset.step === '4'")
+    wait_js(page, "document.querySelector('#view-learn').dataset.step === '4'")
     assert page.is_checked('input[name="learn-mode"][value="memo"]')
     assert page.locator("#learn-code span.now").count() >= 1
     page.check('input[name="learn-mode"][value="fill"]')
     page.fill("#learn-slider", "7")
-    page.wait_for_function("document.querySelector('#view-learn').dataset.step === '6'")
+    wait_js(page, "document.querySelector('#view-learn').dataset.step === '6'")
     assert page.text_content("#learn-code span.now").strip().startswith("else: M(i, j)")
     assert "method=fill" in page.url and "step=7" in page.url
     page.reload()
-    page.wait_for_function("document.querySelector('#view-learn').dataset.step === '6'")
+    wait_js(page, "document.querySelector('#view-learn').dataset.step === '6'")
     page.click('button.load[data-strategy="greedy"]')  # the review of greedy losing
     page.wait_for_selector("#view-play:not([hidden])")
     page.wait_for_selector("#play-analysis:not([hidden])")
@@ -577,9 +578,7 @@ def test_puzzles_daily_solved_count_and_streak(app_page: Any, live_url: str) -> 
     page.wait_for_selector('#view-puzzles[data-state="open"]')
     assert page.text_content("#puzzle-solved") == "1"
     page.click("#puzzle-next")
-    page.wait_for_function(
-        "document.querySelector('#puzzle-title').textContent.startsWith('Puzzle ')"
-    )
+    wait_js(page, "document.querySelector('#puzzle-title').textContent.startsWith('Puzzle ')")
     page.click("#puzzle-board button.end >> nth=0")
     assert page.text_content("#puzzle-result")
     page.click("#puzzle-play")  # beat the computer from here
@@ -623,7 +622,7 @@ def test_defect_13_contrast_of_hints_labels_and_cards(
     page.goto(live_url + "#play?coins=3%202%202%203%201%202&opponent=friend&moves=RRLLLL&ply=4")
     page.wait_for_selector("#play-analysis:not([hidden])")
     page.keyboard.press("h")
-    page.wait_for_function("document.querySelector('#play-hint-text').textContent !== ''")
+    wait_js(page, "document.querySelector('#play-hint-text').textContent !== ''")
     page_bg = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
     # Every label colour as the table would draw it, and the hint, on the page.
     for label in ("best", "inaccuracy", "mistake", "blunder"):
@@ -638,3 +637,51 @@ def test_defect_13_contrast_of_hints_labels_and_cards(
         ink, bg = colour(page, card), colour(page, card, "backgroundColor")
         assert contrast(ink, bg) >= 4.5, (card, ink, bg)
     context.close()
+
+
+# --- issue 24: crafted links fall back with a notice; the page passes its own CSP -------------
+
+
+@pytest.mark.parametrize(
+    ("address", "bad", "ready"),
+    [
+        ("#learn?coins=3%202%202%203%201%202&step=abc", "step=abc", "#learn-triangle svg"),
+        ('#explore?coins=3%202%202%203%201%202&show="]', 'show="]', "#explore-triangle svg"),
+        (
+            "#explore?coins=3%202%202%203%201%202&show=margin&cell=a,b",
+            "cell=a,b",
+            "#explore-triangle svg",
+        ),
+        ("#play?coins=3%202%202%203%201%202&seat=x'&ply=-1", "seat=x'", "#play-board button"),
+        (
+            "#solve?coins=3%202%202%203%201%202&rules=take:abc",
+            "rules=take:abc",
+            "#solve-result:not([hidden])",
+        ),
+        ("#puzzles?puzzle=1e9", "puzzle=1e9", "#view-puzzles:not([hidden])"),
+        ("#nowhere?coins=1%202", "view", "#view-solve:not([hidden])"),
+    ],
+)
+def test_crafted_links_fall_back_with_a_notice(
+    app_page: Any, live_url: str, address: str, bad: str, ready: str
+) -> None:
+    page = app_page  # fails on any page error or refusal of the CSP
+    page.goto(live_url + address)
+    page.wait_for_selector("#link-notice:not([hidden])")
+    notice = page.text_content("#link-notice")
+    assert bad.split("=")[0] in notice and "the default is used" in notice
+    page.wait_for_selector(ready)
+
+
+def test_crafted_links_keep_their_defaults(app_page: Any, live_url: str) -> None:
+    page = app_page
+    page.goto(live_url + '#explore?coins=3%202%202%203%201%202&show="]&best=1')
+    page.wait_for_selector("#explore-triangle svg")
+    assert page.is_checked('input[name="explore-view"][value="total"]')  # the default view
+    assert page.is_checked("#explore-best")  # the good parameter is kept
+    page.goto(live_url + "#learn?coins=3%202%202%203%201%202&step=abc&method=memo")
+    wait_js(page, "document.querySelector('#learn-slider')?.value === '1'")
+    assert page.is_checked('input[name="learn-mode"][value="memo"]')
+    page.goto(live_url + "#learn?coins=3%202%202%203%201%202&step=3")  # a good link: no notice
+    wait_js(page, "document.querySelector('#learn-slider')?.value === '3'")
+    assert page.is_hidden("#link-notice")

@@ -203,7 +203,7 @@ def test_memory_limit_and_disconnect_stop_the_work() -> None:
         body = json.dumps({"coins": coins, "strategy": "cooperative"}).encode()
         client = socket.create_connection(("127.0.0.1", server.port))
         head = (
-            f"POST /api/move HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            f"POST /api/move HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n\r\n"
         )
         client.sendall(head.encode() + body)
@@ -334,7 +334,7 @@ def test_other_content_types_are_told_to_send_json(fast: Server) -> None:
 def test_a_body_that_stops_arriving_times_out(fast: Server) -> None:
     with socket.create_connection(("127.0.0.1", fast.port), timeout=10) as client:
         client.sendall(
-            b"POST /api/solve HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"POST /api/solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
             b'Content-Length: 100\r\n\r\n{"coins": '
         )
         chunks = []  # the head and the body may arrive in two packets: read to the close

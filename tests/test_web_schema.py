@@ -29,7 +29,10 @@ with warnings.catch_warnings():  # starlette's TestClient warns about httpx on i
     from coinrow.web import Limits, create_app
 
 # Small limits keep generated rows short; the limits themselves are part of the schema.
-app = create_app(Limits(solve_coins=60, play_coins=30, analyze_coins=30, random_coins=50))
+# schemathesis calls the app in process as the host "testserver".
+app = create_app(
+    Limits(solve_coins=60, play_coins=30, analyze_coins=30, random_coins=50), hosts=["testserver"]
+)
 schema = schemathesis.openapi.from_asgi("/openapi.json", app)
 
 #: The refusals of rules that relate two fields (see the module's docstring).

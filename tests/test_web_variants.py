@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, check_views_with_axe
+from conftest import CHROMIUM, check_views_with_axe, wait_js
 
 from coinrow import Table, solve
 from coinrow.engines.variants import circular_margins
@@ -85,9 +85,7 @@ def test_take_two_and_players_in_solve(app_page: Any, live_url: str) -> None:
     page.fill("#rules-k", "3")
     page.press("#rules-k", "Enter")
     three = solve(row, rules="take:3")
-    page.wait_for_function(
-        f"document.querySelector('#solve-v-line').textContent === {three.line!r}"
-    )
+    wait_js(page, f"document.querySelector('#solve-v-line').textContent === {three.line!r}")
     page.fill("#rules-k", "0")  # out of range: one sentence, the answer shown stays
     page.press("#rules-k", "Enter")
     page.wait_for_selector("#error:not([hidden])")
@@ -96,7 +94,7 @@ def test_take_two_and_players_in_solve(app_page: Any, live_url: str) -> None:
     assert page.text_content("#solve-v-line") == three.line
     page.select_option("#rules", "players")
     page.select_option("#rules-tie", "spite")
-    page.wait_for_function("document.querySelectorAll('#solve-v-scores .score').length === 3")
+    wait_js(page, "document.querySelectorAll('#solve-v-scores .score').length === 3")
     spite = solve(row, rules="players:3:spite")
     cards = page.locator("#solve-v-scores .score .points")
     assert [cards.nth(k).text_content() for k in range(3)] == [str(t) for t in spite.totals]
@@ -157,12 +155,10 @@ def test_explore_take_two_and_no_triangle(app_page: Any, live_url: str, shots: P
     page.reload()  # the selected cell and the rules come back from the address
     page.wait_for_selector("#explore-v-triangle g.vcell.selected")
     page.select_option("#rules", "circular")
-    page.wait_for_function("document.querySelector('#explore-v-info').textContent.includes('ring')")
+    wait_js(page, "document.querySelector('#explore-v-info').textContent.includes('ring')")
     assert page.locator("#explore-v-triangle g.vcell").count() == 0
     page.select_option("#rules", "players")
-    page.wait_for_function(
-        "document.querySelector('#explore-v-info').textContent.includes('vector')"
-    )
+    wait_js(page, "document.querySelector('#explore-v-info').textContent.includes('vector')")
 
 
 ROW = "coins=8%2015%203%207%209%202"
@@ -187,8 +183,9 @@ def test_variant_views_pass_axe(
 
 
 def variant_state(page: Any) -> str:
-    page.wait_for_function(
-        "['your-turn', 'over'].includes(document.querySelector('#play-variant').dataset.state)"
+    wait_js(
+        page,
+        "['your-turn', 'over'].includes(document.querySelector('#play-variant').dataset.state)",
     )
     return str(page.get_attribute("#play-variant", "data-state"))
 
@@ -241,7 +238,7 @@ def test_play_three_players_and_take_two(app_page: Any, live_url: str, shots: Pa
     assert page.locator("#pv-played li").count() == 4  # mine and the two computers'
     assert page.text_content("#pv-played li:nth-child(2)").startswith("You: L")
     page.keyboard.press("u")  # undo back to before my move
-    page.wait_for_function("document.querySelectorAll('#pv-played li').length === 1")
+    wait_js(page, "document.querySelectorAll('#pv-played li').length === 1")
     while variant_state(page) == "your-turn":
         page.locator("#pv-moves button").last.click()
         page.wait_for_timeout(50)

@@ -864,10 +864,10 @@ def syntax() -> str:
     return rules_syntax()
 
 
-def rules_pattern(*, interval: bool = False, served: bool = False) -> str:
+def rules_pattern(*, interval: bool = False, served: bool = False, played: bool = False) -> str:
     """An anchored regular expression of every rule's text forms (only the rules with a
-    table of subgames when ``interval``; what a server accepts when ``served``), built from
-    the registry (O(rules)).
+    table of subgames when ``interval``, whose positions a game holds when ``played``; what a
+    server accepts when ``served``), built from the registry (O(rules)).
 
     >>> import re
     >>> bool(re.fullmatch(rules_pattern(), "take:3")), bool(re.fullmatch(rules_pattern(interval=True), "circular"))
@@ -876,12 +876,12 @@ def rules_pattern(*, interval: bool = False, served: bool = False) -> str:
     forms = (
         (rule.served or rule.pattern) if served else rule.pattern
         for rule in RULES.values()
-        if rule.interval or not interval
+        if (rule.interval or not interval) and (rule.positions or not played)
     )
     return f"^(?:{'|'.join(forms)})$"
 
 
-def rules_syntax(*, interval: bool = False, served: bool = False) -> str:
+def rules_syntax(*, interval: bool = False, served: bool = False, played: bool = False) -> str:
     """Every rule's text form for people, as :func:`rules_pattern` selects them (O(rules)).
 
     >>> rules_syntax(interval=True)
@@ -889,7 +889,7 @@ def rules_syntax(*, interval: bool = False, served: bool = False) -> str:
     """
     forms = []
     for rule in RULES.values():
-        if interval and not rule.interval:
+        if (interval and not rule.interval) or (played and not rule.positions):
             continue
         forms.append(rule.served if served and rule.served else rule.syntax)
         if rule is Take:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 
 import typer
@@ -22,6 +23,12 @@ def serve_command(
     access_log: bool = typer.Option(
         True, "--access-log/--no-access-log", help="Log every request on standard error."
     ),
+    allowed_hosts: list[str] = typer.Option(
+        [],
+        "--allowed-host",
+        help="A host name requests may be sent to (repeat for more; *.example.org for its "
+        "subdomains). Default: loopback names and the --host address.",
+    ),
 ) -> None:
     """Serve the web page (Solve, Explore, Play, Learn) and its JSON API under /api/.
 
@@ -37,11 +44,34 @@ def serve_command(
         fail(f"--workers must be at least 1, not {workers}")
     if not 0 <= port <= 65535:
         fail(f"--port must be between 0 and 65535, not {port}")
+    from ..web import guard
     from ..web.app import Limits
 
-    Limits.from_env()  # a bad COINROW_WEB_* setting is a one-line error here, not per worker
+    limits = Limits.from_env()  # a bad COINROW_WEB_* setting is one line here, not per worker
+    most, reason = guard.most_workers(
+        processes=limits.processes, request_memory=limits.request_memory
+    )
+    if workers > most:
+        fail(f"--workers {workers} is more than this machine can run: at most {most} ({reason})")
+    hosts = list(allowed_hosts)
+    if not hosts and guard.HOSTS_VARIABLE not in os.environ:
+        named = [] if guard.is_wildcard(host) or guard.is_loopback(host) else [host]
+        hosts = [*guard.LOOPBACK_HOSTS, *named]
+    if hosts:
+        os.environ[guard.HOSTS_VARIABLE] = ",".join(guard.allowed_hosts(hosts))
     check_listen(host, port)
-    uvicorn.run("coinrow.web:app", host=host, port=port, workers=workers, access_log=access_log)
+    os.environ[guard.SUPERVISOR_VARIABLE] = str(os.getpid())  # its server processes end with it
+    uvicorn.run(
+        "coinrow.web.app:create_app",  # built after the settings above, in every process
+        factory=True,
+        host=host,
+        port=port,
+        workers=workers,
+        access_log=access_log,
+        # by name: each server process imports it once running (and answering the
+        # supervisor's health checks), not while unpickling its settings
+        http="coinrow.web.guard:BoundedHTTP",
+    )
 
 
 def check_listen(host: str, port: int) -> None:

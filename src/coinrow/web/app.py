@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import hashlib
 import json
 import os
 import random
@@ -38,7 +39,6 @@ import fastapi_offline
 from fastapi import FastAPI, Query, Request, Response
 from fastapi.exceptions import RequestValidationError
 from fastapi.middleware.gzip import GZipMiddleware
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.routing import APIRoute
 from fastapi.staticfiles import StaticFiles
@@ -82,6 +82,7 @@ from ..strategies import BUILTINS, Optimal, get, play
 from ..subgames import Subgames
 from ..svg import triangle
 from . import models
+from .guard import BodyBudget, Security, allowed_hosts, die_with_parent
 from .workers import Answer, WorkerPool, error_answer
 
 #: Where the page's HTML, CSS and JavaScript modules live (shipped inside the package).
@@ -106,7 +107,11 @@ class Limits:
     What one request may cost: ``response_bytes`` (its answer), ``body_seconds`` (for its
     body to arrive), ``request_seconds`` and ``request_memory`` (its work, in a worker
     process); ``processes`` worker processes per server process, with ``queue`` requests
-    waiting at most (more get 503).
+    waiting at most (more get 503). ``bodies_bytes``: the request bodies one server process
+    holds at once (default: four times ``body_bytes``; :class:`~coinrow.web.guard.BodyBudget`;
+    a body that does not fit gets 503 unread); ``header_seconds``: the time a client has to
+    send its headers, ``connections`` the most connections a server process keeps open (both
+    under ``coinrow serve``, by :class:`~coinrow.web.guard.BoundedHTTP`).
     """
 
     solve_coins: int = 1_000_000
@@ -123,6 +128,19 @@ class Limits:
     request_memory: int = 512 * 2**20
     processes: int = 1
     queue: int = 8
+    bodies_bytes: int = 0  # 0: four times body_bytes (64 MiB)
+    header_seconds: int = 10
+    connections: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.bodies_bytes == 0:
+            object.__setattr__(self, "bodies_bytes", 4 * self.body_bytes)
+        if self.bodies_bytes * 3 // 4 < self.body_bytes:
+            raise InvalidOptionError(
+                f"{ENV_PREFIX}BODIES_BYTES ({self.bodies_bytes:,}) must be at least 4/3 of "
+                f"{ENV_PREFIX}BODY_BYTES ({self.body_bytes:,}): large bodies take three "
+                "quarters of it"
+            )
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Limits:
@@ -330,6 +348,7 @@ class RequestGuard:
 
     def __init__(self, app: ASGIApp, limits: Limits, pool: WorkerPool | None) -> None:
         self.app, self.limits, self.pool = app, limits, pool
+        self.budget = BodyBudget(total=limits.bodies_bytes, small=INLINE_BODY)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -344,10 +363,23 @@ class RequestGuard:
         if not api:
             await self.app(scope, receive, self._bounded(send))
             return
-        large = length is not None and int(length) > INLINE_BODY
+        # the bytes its body may take: its length, the most for a chunked one, else none
+        chunked = length is None and b"transfer-encoding" in headers
+        claim = self.limits.body_bytes if chunked else int(length or 0)
+        large = claim > INLINE_BODY
         if self.pool is not None and large and self.pool.full():
             await _send_answer(send, self.pool.busy_answer())  # before reading the body
             return
+        if not self.budget.claim(claim):
+            await _send_answer(send, self._bodies_full())  # before reading the body
+            return
+        try:
+            await self._answer(scope, receive, send)
+        finally:
+            self.budget.release(claim)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the body (its bytes claimed) and answer, inline or by a worker process."""
         body = await self._read_body(receive, send)
         if body is None:
             return
@@ -395,6 +427,14 @@ class RequestGuard:
             chunks.append(chunk)
             if not message.get("more_body", False):
                 return b"".join(chunks)
+
+    def _bodies_full(self) -> Answer:
+        return error_answer(
+            503,
+            "the server is holding as many request bodies as it may "
+            f"({self.limits.bodies_bytes:,} bytes); try again in a moment",
+            {"retry-after": "1", "connection": "close"},
+        )
 
     def _too_large(self) -> Answer:
         return error_answer(
@@ -510,9 +550,14 @@ def rules_refusal(text: object, pattern: str) -> str:
         return str(error)
     if str(rules) != text and pattern and re.fullmatch(pattern, str(rules)):
         return f"rules {text!r}: write them as {str(rules)!r}"
-    table = pattern == models.TABLE_RULES_PATTERN
-    kinds = models.TABLE_RULES_KINDS if table else models.RULES_KINDS
+    kinds = {
+        models.TABLE_RULES_PATTERN: models.TABLE_RULES_KINDS,
+        models.PLAY_RULES_PATTERN: models.PLAY_RULES_KINDS,
+    }.get(pattern, models.RULES_KINDS)
     return f"rules {text!r} do not apply here; this takes {kinds}"
+
+
+VARIANT_LINE = models.VARIANT_LINE_PATTERN
 
 
 def describe_validation(errors: Sequence[Mapping[str, Any]]) -> str:
@@ -532,6 +577,11 @@ def describe_validation(errors: Sequence[Mapping[str, Any]]) -> str:
         text = f"unknown key {where!r}"
     elif kind == "string_pattern_mismatch" and where == "rules":
         text = rules_refusal(first.get("input"), context.get("pattern", ""))
+    elif kind == "string_pattern_mismatch" and context.get("pattern") == VARIANT_LINE:
+        text = (
+            f"{where}: moves such as L, R, L2, B or a first slice's number, written together "
+            'or one space apart ("L2R1", "L2 R1"), with no space at either end'
+        )
     elif kind == "string_pattern_mismatch" and where.endswith("moves"):
         text = f"{where}: a move is L (take the left coin) or R (take the right coin)"
     elif kind in ("model_attributes_type", "dict_type") and not where:
@@ -562,15 +612,20 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 
 def worker_app(limits: Limits) -> FastAPI:
     """The app a worker process runs: the same limits, everything answered in the process
-    (O(1))."""
-    return create_app(limits, workers=False)
+    (O(1)); the host was checked by the server process that sent the request."""
+    return create_app(limits, workers=False, hosts=["*"])
 
 
-def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI:
+def create_app(
+    limits: Limits | None = None, *, workers: bool = True, hosts: Sequence[str] | None = None
+) -> FastAPI:
     """The web app with the given limits (default: :meth:`Limits.from_env`) (O(1)). With
     ``workers``, costly requests run in worker processes (:class:`RequestGuard`), started
-    on first use and stopped with the app."""
+    on first use and stopped with the app. ``hosts``: the host names requests may be sent to
+    (default: ``COINROW_WEB_ALLOWED_HOSTS``, else loopback; :func:`~coinrow.web.guard.
+    allowed_hosts`); every response carries the security headers of :mod:`coinrow.web.guard`."""
     limits = Limits.from_env() if limits is None else limits
+    served_hosts = allowed_hosts(hosts)
     pool = None
     if workers:
         pool = WorkerPool(
@@ -584,6 +639,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        die_with_parent()  # a server process of `coinrow serve --workers N` ends with it
         yield
         if pool is not None:
             pool.close()
@@ -609,6 +665,7 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
     app.add_middleware(RequestGuard, limits=limits, pool=pool)
     app.add_middleware(Compress)
     app.add_middleware(StaticCache)
+    app.add_middleware(Security, hosts=served_hosts)
 
     @app.exception_handler(RequestValidationError)
     async def _validation(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -703,6 +760,11 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         view = check_view(body.view)
         row, rules = row_and_rules(body, limits.table_coins, table=True, check_plain=False)
         if not rules.is_plain:
+            if body.highlight not in (None, "best"):  # checked, though only drawn for plain
+                try:
+                    Game(row, body.highlight, rules=rules)
+                except CoinrowError as error:
+                    raise InvalidOptionError(f"highlight: {error}") from None
             return JSONResponse(variant_table(row, rules).to_dict())
         table = Table(row, max_seconds=request_seconds())
         highlight = table.line if body.highlight == "best" else body.highlight or None
@@ -766,7 +828,9 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
         (their table), O(n^2) (times P) for the pizza before its first slice, ``reply`` and
         ``players``."""
         row, rules = row_and_rules(body, limits.play_coins)
-        game = Game(row, body.moves, rules=rules)
+        # moves may be written apart ("L R") under every rules, as the schema says
+        moves = body.moves.replace(" ", "") if rules.is_plain else body.moves
+        game = Game(row, moves, rules=rules)
         return JSONResponse(play_data(game, PlayValues(row, rules)))
 
     @api_post(
@@ -955,26 +1019,45 @@ def create_app(limits: Limits | None = None, *, workers: bool = True) -> FastAPI
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="openapi.json",
-            title="coinrow API",
-            swagger_js_url="swagger/swagger-ui-bundle.js",
-            swagger_css_url="swagger/swagger-ui.css",
-            swagger_favicon_url="swagger/favicon.png",
-        )
+        return HTMLResponse(DOCS_PAGE)
 
     # Swagger UI 5 (OpenAPI 3.1) as shipped inside the fastapi-offline package.
     swagger = Path(fastapi_offline.__file__).parent / "static"
     app.mount("/swagger", StaticFiles(directory=swagger), name="swagger")
 
     page = (STATIC / "index.html").read_text(encoding="utf-8")
+    page_tag = '"' + hashlib.sha256(page.encode()).hexdigest()[:32] + '"'
 
     @app.get("/", include_in_schema=False)
-    def index() -> HTMLResponse:
-        return HTMLResponse(page)
+    def index(request: Request) -> Response:
+        """The page, with an ETag: a browser's revalidation gets 304 (O(len(page)))."""
+        tags = request.headers.get("if-none-match", "")
+        if page_tag in (tag.strip().removeprefix("W/") for tag in tags.split(",")):
+            return Response(status_code=304, headers={"etag": page_tag})
+        return HTMLResponse(page, headers={"etag": page_tag})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
+
+
+#: The API's documentation page: Swagger UI started by a script file, not inline (the
+#: Content-Security-Policy of :mod:`coinrow.web.guard` allows no inline script).
+DOCS_PAGE = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="swagger/swagger-ui.css">
+<link rel="icon" href="swagger/favicon.png">
+<title>coinrow API</title>
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="swagger/swagger-ui-bundle.js"></script>
+<script src="static/js/swagger.js"></script>
+</body>
+</html>
+"""
 
 
 class Compress:

@@ -67,10 +67,14 @@ VALUES_PATTERN = (
 #: registry): ``reply`` with the one opponent the engines know, ``players:P`` for P from 2
 #: to 64.
 RULES_PATTERN = rules_pattern(served=True)
+#: Rules whose games the API plays (a position holds them: ``/api/play``).
+PLAY_RULES_PATTERN = rules_pattern(served=True, played=True)
 #: Rules whose subgames are intervals of the row with two players (``/api/table``).
 TABLE_RULES_PATTERN = rules_pattern(interval=True, served=True)
 #: A line of moves under any rules: L, R, B, L2, R10, and the pizza's first slice (digits).
-VARIANT_LINE_PATTERN = r"^ *(?:(?:[LR][0-9]*|B|[0-9]+) *)*$"
+#: Moves are written together or one space apart ("L2R1", "L2 R1"), never with a space at
+#: either end (so a line has one spelling of its emptiness: "").
+VARIANT_LINE_PATTERN = r"^(?:(?:[LR][0-9]*|B|[0-9]+)(?: ?(?:[LR][0-9]*|B|[0-9]+))*)?$"
 #: One coin as a string.
 COIN_PATTERN = f"^{_BLANK}*{_TOKEN}{_BLANK}*$"
 #: A row as one string of coins.
@@ -133,6 +137,7 @@ def rules_field(pattern: str, kinds: str) -> Any:
 
 
 RULES_KINDS = rules_syntax(served=True)
+PLAY_RULES_KINDS = rules_syntax(served=True, played=True)
 TABLE_RULES_KINDS = (
     f"{rules_syntax(interval=True, served=True)} (the rules whose subgames are intervals of "
     "the row)"
@@ -230,7 +235,7 @@ def request_models(
             description='The moves played so far as one line: "LRL"; under take:K "L2 R1"; '
             'under both-ends "LBR"; the pizza\'s first slice (0-based) first, "3 LRL".',
         )
-        rules: StrictStr = rules_field(RULES_PATTERN, RULES_KINDS)
+        rules: StrictStr = rules_field(PLAY_RULES_PATTERN, PLAY_RULES_KINDS)
 
     return RequestModels(
         SolveRequest, TableRequest, StepsRequest, MoveRequest, AnalyzeRequest, PlayRequest
@@ -554,6 +559,9 @@ class LimitsResponse(BaseModel):
     request_memory: int
     processes: int
     queue: int
+    bodies_bytes: int = Field(description="Request bodies one server process holds at once.")
+    header_seconds: int = Field(description="Seconds a client has to send its headers.")
+    connections: int = Field(description="Connections one server process keeps open.")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -66,6 +66,7 @@ const ctx = {
 
 // A new entry in the history for every change of view or row, so Back returns to it.
 function go(view, params = null) {
+  notice.hidden = true;
   const link = ctx.link(view, params) || `#${view}`;
   if (link !== location.hash) history.pushState(null, "", link);
   activate(view, params);
@@ -87,9 +88,42 @@ function activate(view, params = null) {
   views[view].show(ctx.text(), params);
 }
 
+// What each address parameter may hold (the row, `coins`, is checked by the server). A link
+// is data: a bad value is dropped, so the view uses its default, and a short notice says so.
+const PARAMS = {
+  rules: /^(?:plain|circular|misere|stone-game-vii|both-ends|take:(?:any|[1-9]\d{0,6})|reply:greedy|players:\d{1,2}(?::(?:left|right|spite))?)$/,
+  show: /^(?:total|margin|first)$/,
+  best: /^[01]$/,
+  cell: /^\d{1,4},\d{1,4}$/,
+  method: /^(?:fill|memo)$/,
+  step: /^[1-9]\d{0,6}$/,
+  opponent: /^[a-z][a-z0-9]{0,20}(?::[a-z0-9]{1,10})?$/,
+  seat: /^(?:first|second|\d{1,2})$/,
+  moves: /^[LRB0-9 ]{0,9000}$/,
+  ply: /^\d{1,7}$/,
+  seed: /^\d{1,10}$/,
+  hide: /^[01]$/,
+  puzzle: /^(?:daily|\d{1,10})$/,
+};
+const notice = document.getElementById("link-notice");
+
+function checkedParams(view, params) {
+  const bad = view && !(view in views) ? [`view “${view.slice(0, 30)}”`] : [];
+  for (const [name, value] of Object.entries(params)) {
+    if (name === "coins" || (PARAMS[name] && PARAMS[name].test(value))) continue;
+    bad.push(`${name.slice(0, 20)}=${value.slice(0, 30)}`);
+    delete params[name];
+  }
+  notice.textContent = bad.length
+    ? `This link's ${bad.join(", ")} ${bad.length > 1 ? "are" : "is"} not valid here; the default is used instead.`
+    : "";
+  notice.hidden = !bad.length;
+  return params;
+}
+
 function route() {
   const [view, query] = location.hash.replace(/^#/, "").split("?");
-  const params = Object.fromEntries(new URLSearchParams(query || ""));
+  const params = checkedParams(view, Object.fromEntries(new URLSearchParams(query || "")));
   if (params.coins) input.value = params.coins;
   if (RULED.includes(view || "solve")) rules.set(params.rules || "plain");
   delete params.coins;
