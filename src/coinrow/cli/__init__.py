@@ -10,6 +10,7 @@ Rich's highlighting: its regular expressions take seconds on numbers of thousand
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import re
@@ -19,6 +20,7 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+import typer.core
 from rich.console import Console
 
 from .. import __version__
@@ -26,20 +28,64 @@ from ..errors import CoinrowError
 from ..io import read_file, read_text_bytes
 from ..numbers import Value, coerce_coins
 
+
+def unwrap_paragraphs(text: str) -> str:
+    """``text`` with the line breaks inside each paragraph turned into spaces (O(len)), so
+    that Rich wraps a docstring's paragraphs to the terminal instead of keeping its source
+    lines (Typer keeps them in its "rich" markup mode). Paragraphs are separated by a blank
+    line; one that starts with ``\\b`` keeps its lines, as in Click.
+
+    >>> unwrap_paragraphs("One line\\nand its end.\\n\\nNext   paragraph.")
+    'One line and its end.\\n\\nNext   paragraph.'
+    """
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        part if part.startswith("\b") else " ".join(line.strip() for line in part.splitlines())
+        for part in paragraphs
+    )
+
+
+class _Tidy:
+    """What every coinrow command and the group do to their help: a flag (an option that
+    takes no value) shows no type such as ``<bool>``, and paragraphs are unwrapped."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if param.param_type_name == "option" and (param.is_flag or param.count):
+                param.metavar = ""
+        return params
+
+
+class TidyCommand(_Tidy, typer.core.TyperCommand):
+    """A command whose help reads well at any width (see :class:`_Tidy`)."""
+
+
+class TidyGroup(_Tidy, typer.core.TyperGroup):
+    """The ``coinrow`` group, with the same help rules as its commands; commands are listed
+    in the order they are documented."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(self.commands)
+
+
 app = typer.Typer(
     name="coinrow",
     help="Solve, draw, play and study the coins-in-a-line game.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=TidyGroup,
 )
 
 #: The row's coins as arguments, and the ``--file`` option, shared by every command of a row.
 CoinsArgument = Annotated[
     list[str] | None,
     typer.Argument(
-        help="Coin values (negative ones such as -3, -1e5 or -inf are coins, never options), "
-        "or '-' to read them from standard input."
+        metavar="COINS...",
+        help="Coin values: integers, decimals or fractions such as 3, -1e5, 0.25 or 1/3 (a "
+        "negative one is a coin, never an option), or '-' to read them from standard input.",
+        show_default=False,
     ),
 ]
 FileOption = Annotated[
@@ -380,5 +426,17 @@ def _one_line(text: str) -> str:
 
 # Each command module registers its commands on app when imported (one line per module).
 from . import bench, census, check, chunks, pictures, play, puzzles, serve, solve, study  # noqa: E402, F401
+
+
+def _tidy_commands() -> None:
+    """Give every registered command the help rules of :class:`TidyCommand`, and its
+    docstring unwrapped into paragraphs: the one place help text is prepared."""
+    for info in app.registered_commands:
+        info.cls = TidyCommand
+        text = info.help if info.help is not None else inspect.getdoc(info.callback) or ""
+        info.help = unwrap_paragraphs(text)
+
+
+_tidy_commands()
 
 __all__ = ["app", "main", "read_coins", "read_row"]

@@ -80,11 +80,15 @@ def solve_command(
         "--engine, a quadratic --rules on a long row); stop it with Ctrl-C.",
     ),
 ) -> None:
-    """Solve a row: the most each player gets, who wins, and one optimal line.
+    """Solve a row: both totals, the winner and an optimal line.
+
+    The most each player can make sure of, who wins and by how much, the best first
+    move(s), an optimal line of moves, and (up to 100 coins) the game move by move.
 
     JSON keys: n, coins, engine, first_total, second_total, margin, outcome, line,
-    first_moves, first_coins, second_coins. Over 10,000 coins the per-coin keys are left
-    out unless --full, and "omitted" lists them.
+    first_moves, first_coins, second_coins (the positions of the coins each player takes,
+    counted from 0, as in the text and in Python). Over 10,000 coins the per-coin keys are
+    left out unless --full, and "omitted" lists them.
     """
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
@@ -237,5 +241,8 @@ def print_solution(solution: Solution, console: Console) -> None:
         )
     console.print(table)
     for label, indices in (("First", solution.first_coins), ("Second", solution.second_coins)):
-        taken = ", ".join(f"{format_value(solution.coins[i])} (#{i + 1})" for i in indices)
-        console.print(f"{label} player takes: {taken or 'nothing'}")
+        taken = ", ".join(format_value(solution.coins[i]) for i in indices)
+        word = "position" if len(indices) == 1 else "positions"
+        where = f" ({word} {', '.join(map(str, indices))})" if indices else ""
+        console.print(f"{label} player takes: {taken or 'nothing'}{where}")
+    console.print("Positions count from 0, the left end, as in --json.")
