@@ -151,7 +151,7 @@ def test_pictures_need_no_extra(bare: Bare, tmp_path: Path) -> None:
 
 def test_compare_plot_names_the_plot_extra(bare: Bare, tmp_path: Path) -> None:
     result = bare.coinrow(
-        "compare", "optimal", "greedy", "--games", "2", "--n", "4", "--plot", "x.png",
+        "compare", "optimal", "greedy", "--games", "2", "--length", "4", "--plot", "x.png",
         cwd=tmp_path,
     )  # fmt: skip
     assert one_error_line(result) == (

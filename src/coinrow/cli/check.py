@@ -37,8 +37,8 @@ def check_command(
     answer: str = typer.Option(
         None,
         "--answer",
-        help=f"What the function returns: {', '.join(ANSWERS)} (default: from its name, "
-        "else total).",
+        help=f"What the function returns: {', '.join(ANSWERS)}.",
+        show_default="from its name, else total",
     ),
     as_json: bool = json_option("Print the result as JSON."),
     budget: float = typer.Option(60.0, "--budget", help="Seconds for the whole check."),
