@@ -68,12 +68,11 @@ def shared_once(base: Path, name: str, build: Callable[[Path], None]) -> Path:
     test session (a file lock: the first worker builds, the others wait; a failed build is
     started again by the next). ``base`` is the session's temporary folder."""
     home = base / name
-    home.mkdir(exist_ok=True)
     with (base / f"{name}.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+        fcntl.flock(lock, fcntl.LOCK_EX)  # everything about home happens under the lock
         done = base / f"{name}.done"
         if not done.exists():
-            shutil.rmtree(home)
+            shutil.rmtree(home, ignore_errors=True)
             home.mkdir()
             build(home)
             done.touch()

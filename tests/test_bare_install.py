@@ -21,12 +21,13 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import typer
 from helpers import CLEAN_ENV, built_release, session_base, shared_once
 
 import coinrow
 import coinrow.svg
 import coinrow.text
-from coinrow.cli import main
+from coinrow.cli import app, main
 
 EXTRA_MODULES = ("numpy", "numba", "matplotlib", "pyarrow", "fastapi", "uvicorn", "dask")
 ENV = CLEAN_ENV
@@ -41,12 +42,14 @@ class Bare:
     def python(self, code: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         return self._run([str(self.venv / "bin" / "python"), "-c", code, *args], cwd)
 
-    def coinrow(self, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        return self._run([str(self.venv / "bin" / "coinrow"), *args], cwd)
+    def coinrow(self, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return self._run([str(self.venv / "bin" / "coinrow"), *args], cwd, stdin)
 
     @staticmethod
-    def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=300)
+    def _run(argv: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            argv, cwd=cwd, env=ENV, input=stdin, capture_output=True, text=True, timeout=300
+        )
 
 
 def _install(home: Path, wheel: Path) -> None:
@@ -99,6 +102,44 @@ def test_the_wheel_runs_solve_and_names_its_version(bare: Bare, tmp_path: Path) 
     assert solved.stdout.startswith("6 coins: first player 8, second player 5;")
     version = bare.coinrow("--version", cwd=tmp_path)
     assert version.stdout == f"coinrow {coinrow.__version__}\n"
+
+
+#: One run of every command on the bare install: its arguments, and the extra it names
+#: (None: it runs without one). tests/test_bare_install.py must list every command.
+EVERY_COMMAND = {
+    "analyze": (["analyze", "game.txt"], None),
+    "bench": (["bench", "--quick"], "fast"),
+    "census": (["census", "--length", "3"], "census"),
+    "check": (["check", "solver.py:best", "--budget", "20", "--no-complexity"], None),
+    "compare": (["compare", "greedy", "optimal", "--games", "2", "-n", "3"], None),
+    "play": (["play", "1", "2", "--save", "saved.txt"], None),
+    "puzzles": (["puzzles", "-c", "1"], None),
+    "refute": (["refute", "greedy", "-m", "4"], None),
+    "serve": (["serve", "--port", "0"], "web"),
+    "solve": (["solve", "1", "0.5"], None),
+    "solve-chunks": (["solve-chunks", "chunks"], "census"),
+    "table": (["table", "1", "2", "4", "3"], None),
+}
+
+
+def test_every_command_is_covered() -> None:
+    assert sorted(EVERY_COMMAND) == sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", sorted(EVERY_COMMAND))
+def test_every_command_runs_or_names_its_extra(bare: Bare, tmp_path: Path, name: str) -> None:
+    (tmp_path / "game.txt").write_text("1 2\nLL\n")
+    (tmp_path / "solver.py").write_text(
+        "def best(coins):\n    import coinrow\n    return coinrow.solve(coins).first_total\n"
+    )
+    (tmp_path / "chunks").mkdir()
+    args, extra = EVERY_COMMAND[name]
+    result = bare.coinrow(*args, cwd=tmp_path, stdin="L\nL\n")
+    if extra is None:
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    else:
+        assert f"install coinrow[{extra}]" in one_error_line(result)
+        assert result.stdout == ""
 
 
 def test_the_library_gives_the_same_answers(bare: Bare, tmp_path: Path) -> None:
