@@ -45,7 +45,7 @@ def check_command(
     time_limit: float = typer.Option(2.0, "--time-limit", help="Seconds per call."),
     memory: int = typer.Option(1024, "--memory", help="MiB the solver's process may add."),
     max_length: int = typer.Option(
-        8, "--max-length", help="Every row over 0..3 up to this length (1 to 12)."
+        8, "--max-length", "-m", help="Every row over 0..3 up to this length (1 to 12)."
     ),
     max_n: int = typer.Option(1_000_000, "--max-n", help="Longest random row."),
     exact: bool = typer.Option(False, "--exact", help="Also Decimal and Fraction rows."),
