@@ -316,3 +316,25 @@ def test_refute_user_strategy_that_raises(tmp_path: Path) -> None:
     assert "crashing_rule_for_test:crash failed" in result.stderr
     assert "ZeroDivisionError" in result.stderr and "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_tables_fit_80_columns_without_cutting_a_number(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Values up to 10^6 give margins such as +123456.78: every figure of the JSON shows in
+    # full in the text at 80 columns (Rich used to cut them to "64.…"), no line is wider.
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["compare", "optimal", "greedy", "lookahead:3", "--games", "3", "--length", "7",
+            "--values", "1..999999", "--seed", "5"]  # fmt: skip
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out and max(map(len, out.splitlines())) <= 80
+    for pair in data["pairs"]:
+        assert f"{pair['mean_margin']:+.2f}" in out and f"{pair['mean_regret']:.2f}" in out
+    assert main(["solve", "123456789012", "3", "987654321098", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out and max(map(len, out.splitlines())) <= 80
+    table = out.split("Optimal play")[1].split("First player takes")[0]
+    assert table.count("1111111110110") == 2 and table.count("987654321098") >= 2

@@ -15,7 +15,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -395,6 +395,26 @@ def run_steps(steps: Iterable[int], description: str, total: int, hidden: bool) 
                 advance(finished)
         except KeyboardInterrupt:
             pass  # the library's result holds the steps finished before it
+
+
+def fitted_table(
+    headers: Sequence[str], *, text: Collection[str] = (), title: str | None = None, **style: Any
+) -> Any:
+    """A Rich table that fits a narrow terminal (80 columns) without cutting a number: the
+    columns not named in ``text`` hold numbers, right-aligned and never wrapped, their
+    headers broken at spaces; the ``text`` columns (names, rows of coins) fold when they must;
+    adjacent paddings collapse. ``style`` goes to :class:`rich.table.Table` (O(columns))."""
+    from rich import box
+    from rich.table import Table
+
+    style = {"box": box.SIMPLE_HEAD, "collapse_padding": True, "pad_edge": False, **style}
+    table = Table(title=title, **style)
+    for header in headers:
+        if header in text:
+            table.add_column(header, justify="left", overflow="fold")
+        else:
+            table.add_column(header.replace(" ", "\n"), justify="right", no_wrap=True)
+    return table
 
 
 def print_json(data: Any) -> None:

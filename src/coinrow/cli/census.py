@@ -8,10 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
 from ..numbers import format_value
 from ..strategies import names
@@ -20,6 +18,7 @@ from . import (
     app,
     check_output_path,
     fail,
+    fitted_table,
     json_option,
     print_json,
     progress_bar,
@@ -334,11 +333,9 @@ def _share(count: int, total: int) -> str:
 
 def _print_histogram(result: CensusResult, console: Console) -> None:
     histogram = result.histogram
-    table = RichTable(
-        title="Margins (first player's total minus the second's)", box=box.SIMPLE_HEAD
+    table = fitted_table(
+        ("Margin", "Rows", "Share"), title="Margins (first player's total minus the second's)"
     )
-    for header in ("Margin", "Rows", "Share"):
-        table.add_column(header, justify="right", no_wrap=True)
     margins = sorted(histogram)
     shown = margins if len(margins) <= LISTED_MARGINS else margins[:10] + margins[-10:]
     for position, margin in enumerate(shown):
@@ -351,12 +348,11 @@ def _print_histogram(result: CensusResult, console: Console) -> None:
 
 
 def _print_strategies(result: CensusResult, console: Console) -> None:
-    table = RichTable(
+    table = fitted_table(
+        ("Strategy", "Optimal", "Rate", "Counter examples", "Mean regret", "Worst regret"),
+        text=("Strategy",),
         title="Strategies (first, against the optimal opponent that hurts them most)",
-        box=box.SIMPLE_HEAD,
     )
-    for header in ("Strategy", "Optimal", "Rate", "Counterexamples", "Mean regret", "Worst regret"):
-        table.add_column(header, justify="left" if header == "Strategy" else "right")
     for summary in result.strategies:
         table.add_row(
             escape(summary.name) + ("" if summary.compiled else " (Python)"),

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..analysis import GameAnalysis, analyze
@@ -29,6 +29,7 @@ from . import (
     app,
     check_output_path,
     fail,
+    fitted_table,
     json_option,
     print_json,
     read_coins,
@@ -415,10 +416,14 @@ def print_analysis(analysis: GameAnalysis, console: Console, names: Sequence[str
     """Rich table of every move, then each player's summary (``names``: one per seat)."""
     seats = {summary.player: k for k, summary in enumerate(analysis.summaries)}
     if len(analysis.moves) <= ANALYSIS_LIMIT:
-        table = RichTable(title="Analysis")
-        for header in ("#", "Player", "Move", "Coin", "Best", "Before", "After", "Loss", "Label"):
-            textual = header in ("Player", "Move", "Best", "Label")
-            table.add_column(header, justify="left" if textual else "right")
+        table = fitted_table(
+            ("#", "Player", "Move", "Coin", "Best", "Before", "After", "Loss", "Label"),
+            text=("Player", "Move", "Best", "Label"),
+            title="Analysis",
+            box=box.HEAVY_HEAD,
+            collapse_padding=False,
+            pad_edge=True,
+        )
         styles = {"best": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}
         for move in analysis.moves:
             step, player, *middle, label = move.texts()

@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
+from rich import box
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from ..engines import ENGINES
 from ..engines.dispatch import compile_notice
@@ -26,6 +26,7 @@ from . import (
     check_engine_time,
     check_output_path,
     fail,
+    fitted_table,
     json_option,
     print_json,
     read_coins,
@@ -224,11 +225,14 @@ def print_solution(solution: Solution, console: Console) -> None:
     if n > TRANSCRIPT_LIMIT:
         console.print(f"(transcript omitted for more than {TRANSCRIPT_LIMIT} coins; use --json)")
         return
-    table = RichTable(title="Optimal play")
-    for header in ("#", "Coins left", "Player", "Move", "Takes", "First", "Second"):
-        table.add_column(
-            header, justify="right" if header in ("#", "Takes", "First", "Second") else "left"
-        )
+    table = fitted_table(
+        ("#", "Coins left", "Player", "Move", "Takes", "First", "Second"),
+        text=("Coins left", "Player", "Move"),
+        title="Optimal play",
+        box=box.HEAVY_HEAD,
+        collapse_padding=False,
+        pad_edge=True,
+    )
     for row in solution.transcript():
         table.add_row(
             str(row.step),

@@ -7,10 +7,8 @@ import sys
 from pathlib import Path
 
 import typer
-from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
 from ..errors import MissingExtraError
 from ..numbers import ValueSpec, format_value
@@ -34,6 +32,7 @@ from . import (
     app,
     check_output_path,
     fail,
+    fitted_table,
     given_option,
     json_option,
     print_json,
@@ -109,11 +108,12 @@ def _print_tournament(result: TournamentResult, console: Console) -> None:
         f"{2 * result.rows_played} games per pair. Regret: points a strategy's own moves gave "
         "away against optimal play, per game."
     )
-    pairs = RichTable(title="Pairs (seen from the first strategy)", box=box.SIMPLE_HEAD)
-    for header in ("Strategy", "Opponent", "Win", "Tie", "Loss", "Margin", "Regret",
-                   "Opp regret"):  # fmt: skip
-        named = header in ("Strategy", "Opponent")
-        pairs.add_column(header, justify="left" if named else "right", no_wrap=True)
+    pairs = fitted_table(
+        ("Strategy", "Opponent", "Win", "Tie", "Loss", "Mean margin", "Mean regret",
+         "Opp regret"),
+        text=("Strategy", "Opponent"),
+        title="Pairs (seen from the first strategy)",
+    )  # fmt: skip
     for pair in result.pairs:
         pairs.add_row(
             escape(pair.strategy),
@@ -126,11 +126,11 @@ def _print_tournament(result: TournamentResult, console: Console) -> None:
             f"{pair.opponent_mean_regret:.2f}",
         )
     console.print(pairs)
-    standings = RichTable(title="Standings (all games of each strategy)", box=box.SIMPLE_HEAD)
-    for header in ("Strategy", "Games", "Win", "Tie", "Loss", "Margin", "Regret"):
-        standings.add_column(
-            header, justify="left" if header == "Strategy" else "right", no_wrap=True
-        )
+    standings = fitted_table(
+        ("Strategy", "Games", "Win", "Tie", "Loss", "Mean margin", "Mean regret"),
+        text=("Strategy",),
+        title="Standings (all games of each strategy, by mean margin)",
+    )
     for row in sorted(result.standings, key=lambda standing: -standing.mean_margin):
         standings.add_row(
             escape(row.strategy),
