@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-compare clean browser docs mutate
+.PHONY: demo test lint bench bench-compare clean browser docs mutate dist
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,15 @@ bench-compare: $(STAMP)
 docs: $(STAMP)
 	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs build --strict --site-dir site
 
+# The release files: a wheel and an sdist in dist/ (python -m build, an isolated build from the
+# sdist), then twine's check of their metadata and of the README as the package page.
+# tests/test_release.py runs this recipe with DIST_NEEDS= (its own venv is already set up).
+DIST_NEEDS ?= $(STAMP)
+dist: $(DIST_NEEDS)
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+	$(BIN)/python -m twine check --strict dist/*
+
 # Mutation testing of the exact core (slow; one mutmut child process): figures in docs/testing.md.
 mutate: $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[all,dev,mutate]"
@@ -54,4 +63,4 @@ lint: $(STAMP)
 	$(BIN)/mypy
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site .cache build/mutate
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache site .cache build/mutate dist

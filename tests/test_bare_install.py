@@ -2,99 +2,75 @@
 as with the extras, and a feature that needs a missing extra fails with one line naming it.
 
 The environment is built once per test session (shared by the xdist workers through a lock):
-``python -m venv --without-pip``, then this interpreter's pip installs a copy of the project
-(``pip --python VENV install COPY``, no extras, a normal isolated build; pip's cache serves
-setuptools, Typer and Rich, so PyPI is needed only when the cache is cold). The copy holds
-just what a release holds (pyproject.toml, README.md, LICENSE, src/), so nothing is built
-inside the working tree. Every command runs with no PYTHON* variables, so neither this
-tree's ``src`` nor the user's site-packages can leak in.
+``python -m venv --without-pip``, then this interpreter's pip installs the wheel that
+``make dist`` built from a clean copy of the tree (tests/helpers.py: ``built_release``), no
+extras; Typer and Rich come from the package registry (pip's cache serves them, so the
+registry is needed only when the cache is cold). So this is the release file a user gets.
+Every command runs with no PYTHON* variables, so neither this tree's ``src`` nor the user's
+site-packages can leak in.
 """
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+import typer
+from helpers import CLEAN_ENV, built_release, session_base, shared_once
 
 import coinrow
 import coinrow.svg
 import coinrow.text
-from coinrow.cli import main
+from coinrow.cli import app, main
 
-ROOT = Path(__file__).resolve().parent.parent
-RELEASE_FILES = ("pyproject.toml", "README.md", "LICENSE")
 EXTRA_MODULES = ("numpy", "numba", "matplotlib", "pyarrow", "fastapi", "uvicorn", "dask")
-ENV = {
-    **{name: value for name, value in os.environ.items() if not name.startswith("PYTHON")},
-    "PYTHONNOUSERSITE": "1",
-}
+ENV = CLEAN_ENV
 
 
 @dataclass(frozen=True)
 class Bare:
-    """The bare environment: its directory, and how long building it took."""
+    """The bare environment: its directory."""
 
     venv: Path
-    build_seconds: float
 
     def python(self, code: str, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         return self._run([str(self.venv / "bin" / "python"), "-c", code, *args], cwd)
 
-    def coinrow(self, *args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-        return self._run([str(self.venv / "bin" / "coinrow"), *args], cwd)
+    def coinrow(self, *args: str, cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return self._run([str(self.venv / "bin" / "coinrow"), *args], cwd, stdin)
 
     @staticmethod
-    def _run(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(argv, cwd=cwd, env=ENV, capture_output=True, text=True, timeout=300)
+    def _run(argv: list[str], cwd: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            argv, cwd=cwd, env=ENV, input=stdin, capture_output=True, text=True, timeout=300
+        )
 
 
-def _build(home: Path) -> float:
-    start = time.perf_counter()
-    source = home / "source"
-    source.mkdir()
-    for name in RELEASE_FILES:
-        shutil.copy2(ROOT / name, source / name)
-    junk = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
-    shutil.copytree(ROOT / "src", source / "src", ignore=junk)
+def _install(home: Path, wheel: Path) -> None:
     venv = home / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     pip = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python")]
     installed = subprocess.run(
-        [*pip, "install", "--disable-pip-version-check", "--no-input", str(source)],
+        [*pip, "install", "--disable-pip-version-check", "--no-input", str(wheel)],
         env=ENV,
         capture_output=True,
         text=True,
         timeout=600,
     )
     assert installed.returncode == 0, installed.stdout + installed.stderr
-    return time.perf_counter() - start
 
 
 @pytest.fixture(scope="module")
 def bare(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bare]:
-    # Under xdist each worker has its own base directory; their parent is the session's.
-    base = tmp_path_factory.getbasetemp()
-    home = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "bare-install"
-    home.mkdir(exist_ok=True)
-    with (home / "lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the first worker builds, the others wait
-        ready = home / "build-seconds"
-        if not ready.exists():
-            if (home / "source").exists():  # an earlier worker's build failed: start again
-                shutil.rmtree(home / "source")
-                shutil.rmtree(home / "venv", ignore_errors=True)
-            ready.write_text(f"{_build(home):.1f}\n")
-    yield Bare(home / "venv", float(ready.read_text()))
+    wheel = built_release(tmp_path_factory).wheel
+    home = shared_once(session_base(tmp_path_factory), "bare-install", lambda h: _install(h, wheel))
+    yield Bare(home / "venv")
 
 
 def one_error_line(result: subprocess.CompletedProcess[str]) -> str:
@@ -118,6 +94,52 @@ def test_the_environment_is_bare(bare: Bare, tmp_path: Path) -> None:
     found, location = result.stdout.splitlines()
     assert found == "[]"
     assert Path(location).is_relative_to(bare.venv)  # the installed copy, not this tree
+
+
+def test_the_wheel_runs_solve_and_names_its_version(bare: Bare, tmp_path: Path) -> None:
+    solved = bare.coinrow("solve", "3", "2", "2", "3", "1", "2", cwd=tmp_path)
+    assert solved.returncode == 0, solved.stderr
+    assert solved.stdout.startswith("6 coins: first player 8, second player 5;")
+    version = bare.coinrow("--version", cwd=tmp_path)
+    assert version.stdout == f"coinrow {coinrow.__version__}\n"
+
+
+#: One run of every command on the bare install: its arguments, and the extra it names
+#: (None: it runs without one). tests/test_bare_install.py must list every command.
+EVERY_COMMAND = {
+    "analyze": (["analyze", "game.txt"], None),
+    "bench": (["bench", "--quick"], "fast"),
+    "census": (["census", "--length", "3"], "census"),
+    "check": (["check", "solver.py:best", "--budget", "20", "--no-complexity"], None),
+    "compare": (["compare", "greedy", "optimal", "--games", "2", "-n", "3"], None),
+    "play": (["play", "1", "2", "--save", "saved.txt"], None),
+    "puzzles": (["puzzles", "-c", "1"], None),
+    "refute": (["refute", "greedy", "-m", "4"], None),
+    "serve": (["serve", "--port", "0"], "web"),
+    "solve": (["solve", "1", "0.5"], None),
+    "solve-chunks": (["solve-chunks", "chunks"], "census"),
+    "table": (["table", "1", "2", "4", "3"], None),
+}
+
+
+def test_every_command_is_covered() -> None:
+    assert sorted(EVERY_COMMAND) == sorted(typer.main.get_command(app).commands)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", sorted(EVERY_COMMAND))
+def test_every_command_runs_or_names_its_extra(bare: Bare, tmp_path: Path, name: str) -> None:
+    (tmp_path / "game.txt").write_text("1 2\nLL\n")
+    (tmp_path / "solver.py").write_text(
+        "def best(coins):\n    import coinrow\n    return coinrow.solve(coins).first_total\n"
+    )
+    (tmp_path / "chunks").mkdir()
+    args, extra = EVERY_COMMAND[name]
+    result = bare.coinrow(*args, cwd=tmp_path, stdin="L\nL\n")
+    if extra is None:
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
+    else:
+        assert f"install coinrow[{extra}]" in one_error_line(result)
+        assert result.stdout == ""
 
 
 def test_the_library_gives_the_same_answers(bare: Bare, tmp_path: Path) -> None:
@@ -170,7 +192,7 @@ def test_pictures_need_no_extra(bare: Bare, tmp_path: Path) -> None:
 
 def test_compare_plot_names_the_plot_extra(bare: Bare, tmp_path: Path) -> None:
     result = bare.coinrow(
-        "compare", "optimal", "greedy", "--games", "2", "--n", "4", "--plot", "x.png",
+        "compare", "optimal", "greedy", "--games", "2", "--length", "4", "--plot", "x.png",
         cwd=tmp_path,
     )  # fmt: skip
     assert one_error_line(result) == (

@@ -24,7 +24,7 @@ def census_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict:  # type
 
 
 def test_words_json_has_the_promised_keys(capsys: pytest.CaptureFixture[str]) -> None:
-    data = census_json(capsys, "--length", "10", "--alphabet", "1,2", "--strategy", "greedy")
+    data = census_json(capsys, "--length", "10", "--values", "1,2", "--strategy", "greedy")
     want = expected([all_rows((1, 2), 10)])
     assert data["family"]["kind"] == "words" and data["family"]["length"] == 10
     assert data["rows"] == 1024 == want["rows"]
@@ -52,7 +52,7 @@ def test_compositions_and_random_forms(capsys: pytest.CaptureFixture[str]) -> No
 
 def test_summary_plot_and_files(tmp_path: Path) -> None:
     out = tmp_path / "out"
-    result = run("--max-length", "9", "--alphabet", "1,2,3", "-s", "thibault3", "-s", "parity",
+    result = run("--max-length", "9", "--values", "1,2,3", "-s", "thibault3", "-s", "parity",
                  "--out", str(out), "--rows", "--plot", str(tmp_path / "c.png"))  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
@@ -74,12 +74,12 @@ def test_summary_plot_and_files(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--length", "5", "--alphabet", ""], "--alphabet: the alphabet is empty"),
+        (["--length", "5", "--values", ""], "--values: the alphabet is empty"),
         (["--length", "0"], "--length: the row length must be at least 1, got 0"),
         (["--length", "-4"], "--length: the row length must be at least 1, got -4"),
         (["--max-length", "0"], "--max-length: the longest row must be at least 1"),
-        (["--length", "5", "--alphabet", "1,two"], "--alphabet: coin 2 ('two'): not a number"),
-        (["--length", "5", "--alphabet", "1,2.5"], "integer coin values"),
+        (["--length", "5", "--values", "1,two"], "--values: coin 2 ('two'): not a number"),
+        (["--length", "5", "--values", "1,2.5"], "integer coin values"),
         (["--compositions", "0"], "--compositions: compositions need a total of at least 1, got 0"),
         (["--random", "10"], "--random COUNT needs --length N"),
         (["--random", "10", "--length", "4", "--values", "x"], "--values"),
@@ -93,7 +93,7 @@ def test_summary_plot_and_files(tmp_path: Path) -> None:
             "--examples: the number of examples kept must be 0 to 10,000, got -1",
         ),
         (["--length", "4", "--plot", "x.gif"], "--plot x.gif"),
-        (["--length", "4", "--alphabet", "4611686018427387904"], "2**62"),
+        (["--length", "4", "--values", "4611686018427387904"], "2**62"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

@@ -79,7 +79,7 @@ def scheduler() -> Iterator[str]:
 
 
 def test_an_existing_scheduler_gives_the_embedded_result(scheduler: str) -> None:
-    args = ("--length", "16", "--alphabet", "1,2", "-s", "greedy", "-s", "thibault",
+    args = ("--length", "16", "--values", "1,2", "-s", "greedy", "-s", "thibault",
             "--shard-rows", "4096")  # fmt: skip
     remote = census(*args, "--scheduler", scheduler, "--connect-timeout", "60")
     embedded = census(*args, "--workers", "2")
@@ -112,7 +112,7 @@ def shard_lines(folder: Path) -> list[dict[str, Any]]:
 def test_sigkill_then_resume_gives_identical_totals(tmp_path: Path) -> None:
     (tmp_path / "slow_rule_for_census.py").write_text(SLOW_RULE)
     folder = tmp_path / "run"
-    args = ["--length", "6", "--alphabet", "1,2,3", "-s", "slow_rule_for_census:slow",
+    args = ["--length", "6", "--values", "1,2,3", "-s", "slow_rule_for_census:slow",
             "--shard-rows", "32", "--workers", "0"]  # fmt: skip
     process = subprocess.Popen(
         [sys.executable, "-m", "coinrow", "census", *args, "--out", str(folder)],

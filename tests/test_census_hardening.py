@@ -53,7 +53,7 @@ def one_line_exit_2(result: subprocess.CompletedProcess[str], message: str) -> N
          "rows (about 1.3 x 10^15 years of one core"),
         (["--max-length", "30", "--shard-rows", "1"], "2,147,483,646 shards of 1 row, more "
          "than the 4,194,304 a census plans"),
-        (["--length", "40", "--alphabet", "1,2,3", "-s", "greedy"], "of one core"),
+        (["--length", "40", "--values", "1,2,3", "-s", "greedy"], "of one core"),
     ],
 )  # fmt: skip
 def test_planning_too_many_shards_is_refused_at_once(args: list[str], message: str) -> None:
@@ -86,14 +86,15 @@ HUGE = "9e99999999999999999999"
         (["census", "--length", "5", "--connect-timeout", "inf"], "--connect-timeout: the connect"),
         (["census", "--length", "5", "--plot", "/nonexistent/x.png"],
          "--plot /nonexistent/x.png: the folder /nonexistent does not exist"),
-        (["census", "--length", "5", "--alphabet", "1,1e3"],
+        (["census", "--length", "5", "--values", "1,1e3"],
          "the census needs integer coin values, got 1e3"),
-        (["census", "--length", "5", "--alphabet", f"1,{HUGE}"], "exponent beyond ±100,000"),
+        (["census", "--length", "5", "--values", f"1,{HUGE}"], "exponent beyond ±100,000"),
         (["census", "--random", "5", "--length", "5", "--values", f"1,{HUGE}"],
          "exponent beyond ±100,000"),
-        (["refute", "greedy", "--alphabet", f"1,{HUGE}"], "exponent beyond ±100,000"),
-        (["refute", "greedy", "--row", f"1,{HUGE}"], "exponent beyond ±100,000"),
-        (["refute", "greedy", "--limit", "1000000"], "--limit: a search stops after 1 to 1,000"),
+        (["refute", "greedy", "--values", f"1,{HUGE}"], "exponent beyond ±100,000"),
+        (["refute", "greedy", "1", HUGE], "exponent beyond ±100,000"),
+        (["refute", "greedy", "--examples", "1000000"],
+         "--examples: a search stops after 1 to 1,000"),
     ],
 )  # fmt: skip
 def test_bad_arguments_are_one_line(args: list[str], message: str) -> None:
@@ -201,7 +202,7 @@ def test_the_cache_folder_is_chosen_in_one_place(
 
 # --- resume: a shard file proves what it is -----------------------------------------------
 
-ARGS = ("--length", "14", "--alphabet", "1,2", "-s", "greedy", "--shard-rows", "1024")
+ARGS = ("--length", "14", "--values", "1,2", "-s", "greedy", "--shard-rows", "1024")
 
 
 def census_json(*args: str) -> tuple[dict[str, Any], str]:
@@ -314,8 +315,8 @@ def test_a_damaged_manifest_header_is_one_line(tmp_path: Path, header: bytes,
 
 def test_refute_limit_0_counts_every_counterexample_and_keeps_the_first() -> None:
     alphabet = ",".join(map(str, range(1, 21)))
-    result = coinrow_cli("refute", "greedy", "--alphabet", alphabet, "--max-length", "4",
-                         "--limit", "0", "--json")  # fmt: skip
+    result = coinrow_cli("refute", "greedy", "--values", alphabet, "--max-length", "4",
+                         "--examples", "0", "--json")  # fmt: skip
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     census = Census(WordsUpTo.of(alphabet, 4), ["greedy"], examples=1000).run(workers=0)
@@ -330,10 +331,10 @@ def test_refute_limit_0_counts_every_counterexample_and_keeps_the_first() -> Non
 def test_refute_of_huge_lengths_is_bounded() -> None:
     """Over one or two values the row count alone allowed rows of a million coins (a search
     that never ended, a count of 301,030 digits that could not be printed)."""
-    result = coinrow_cli("refute", "greedy", "--alphabet", "1,2", "--max-length", "1000000")
+    result = coinrow_cli("refute", "greedy", "--values", "1,2", "--max-length", "1000000")
     assert result.returncode == 0, result.stderr
     assert "--max-length 1,000,000: searching lengths up to" in result.stderr
-    result = coinrow_cli("refute", "greedy", "--alphabet", "1", "--max-length", "1000000",
+    result = coinrow_cli("refute", "greedy", "--values", "1", "--max-length", "1000000",
                          "--json")  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["max_length"] == 512

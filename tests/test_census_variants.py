@@ -259,7 +259,7 @@ def cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 
 def test_cli_pizza_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, err = cli(
-        capsys, "--rules", "circular", "--length", "6", "--alphabet", "0,1,2,3", "--json"
+        capsys, "--rules", "circular", "--length", "6", "--values", "0,1,2,3", "--json"
     )
     assert status == 0, err
     data = json.loads(out)
@@ -267,11 +267,11 @@ def test_cli_pizza_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert data["rules"] == "circular" and data["outcomes"] == want["outcomes"]
     assert data["variant"]["share"]["value"] == "1/2" == want["share"]
     assert data["variant"]["four_ninths"]["holds"] is True
-    status, out, err = cli(capsys, "--rules", "circular", "--length", "5", "--alphabet", "0,1,2")
+    status, out, err = cli(capsys, "--rules", "circular", "--length", "5", "--values", "0,1,2")
     assert status == 0, err
     assert "smallest first-player share is 1/2" in out
     assert "The 4/9 bound holds: 0 rows below 4/9." in out
-    status, out, _ = cli(capsys, "--rules", "take:2", "--length", "4", "--alphabet", "0,1,2")
+    status, out, _ = cli(capsys, "--rules", "take:2", "--length", "4", "--values", "0,1,2")
     assert status == 0 and "Optimal first moves (rows per set of moves)" in out
     plain = json.loads(cli(capsys, "--length", "4", "--json")[1])
     assert plain["rules"] == "plain" and plain["variant"] is None
@@ -284,7 +284,7 @@ def test_cli_pizza_json_and_text(capsys: pytest.CaptureFixture[str]) -> None:
         (("--rules", "take:0"), "rules 'take:0'"),
         (("--rules", "players:3"), "players:3:left: the census counts two-player games only"),
         (("--rules", "circular", "-s", "greedy"), "rules circular: the census checks"),
-        (("--rules", "reply:greedy", "--alphabet", "1,2,3", "--length", "24"), "through Python"),
+        (("--rules", "reply:greedy", "--values", "1,2,3", "--length", "24"), "through Python"),
     ],
 )
 def test_cli_bad_rules_exit_2_with_one_line(

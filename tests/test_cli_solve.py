@@ -28,7 +28,36 @@ def test_solve_prints_totals_transcript_and_coins(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "first player 22, second player 11" in out
     assert "Optimal play" in out
-    assert "First player takes: 7 (#4), 15 (#2)" in out
+    assert "First player takes: 7, 15 (positions 3, 1)" in out
+
+
+def test_coin_positions_are_the_same_in_text_and_json(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # One numbering: the positions the text names are the JSON's first_coins/second_coins.
+    assert main(["solve", "--json", "8", "15", "3", "7"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(["solve", "8", "15", "3", "7"]) == 0
+    out = capsys.readouterr().out
+    for seat in ("first", "second"):
+        listed = ", ".join(map(str, data[f"{seat}_coins"]))
+        assert f"{seat.capitalize()} player takes: " in out
+        assert f"(positions {listed})" in out
+    assert "#" not in out.split("Optimal play")[1].split("First player takes")[1]
+    assert "Positions count from 0" in out
+
+
+def test_one_number_is_printed_one_way(capsys: pytest.CaptureFixture[str]) -> None:
+    # 1 + 0.5 - 0.5 is Decimal("1.0"); the coin 1 is printed "1": so is the total, everywhere.
+    outputs = []
+    for args in (["solve"], ["solve", "--json"], ["table"], ["table", "--json"]):
+        assert main([*args, "1", "0.5"]) == 0
+        outputs.append(capsys.readouterr().out)
+    text, data, triangle, cells = outputs
+    assert "first player 1, second player 0.5; the first player wins by 0.5." in text
+    assert json.loads(data)["first_total"] == "1" and json.loads(cells)["first_total"] == "1"
+    assert triangle.splitlines()[3].strip() == "1"  # the apex: the whole row's value
+    assert not any("1.0" in output for output in outputs)
 
 
 @pytest.mark.parametrize("engine", ["table", "memo", "linear", "brute"])

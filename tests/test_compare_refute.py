@@ -101,8 +101,8 @@ def test_value_specs() -> None:
 
 
 def test_compare_cli_json_is_reproducible(capsys: pytest.CaptureFixture[str]) -> None:
-    args = ["compare", "optimal", "greedy", "random", "--games", "10", "--n", "5", "--seed", "3",
-            "--json"]  # fmt: skip
+    args = ["compare", "optimal", "greedy", "random", "--games", "10", "--length", "5",
+            "--seed", "3", "--json"]  # fmt: skip
     assert main(args) == 0
     first = json.loads(capsys.readouterr().out)
     assert main(args) == 0
@@ -110,14 +110,14 @@ def test_compare_cli_json_is_reproducible(capsys: pytest.CaptureFixture[str]) ->
     assert first["games_per_pair"] == 20 and len(first["pairs"]) == 3
     assert set(first["pairs"][0]) >= {"win_rate", "tie_rate", "loss_rate", "mean_margin",
                                       "mean_regret"}  # fmt: skip
-    assert main(["compare", "optimal", "greedy", "--games", "5", "--n", "4"]) == 0
+    assert main(["compare", "optimal", "greedy", "--games", "5", "--length", "4"]) == 0
     out = capsys.readouterr().out
     assert "Standings" in out and "greedy" in out
 
 
 def test_compare_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "rates.png"
-    assert main(["compare", "optimal", "greedy", "--games", "4", "--n", "4", "--plot",
+    assert main(["compare", "optimal", "greedy", "--games", "4", "--length", "4", "--plot",
                  str(path)]) == 0  # fmt: skip
     assert path.stat().st_size > 1000 and path.read_bytes()[:4] == b"\x89PNG"
 
@@ -128,8 +128,8 @@ def test_compare_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         (["compare", "optimal"], "at least two strategies"),
         (["compare", "optimal", "magic"], "unknown strategy 'magic'"),
         (
-            ["compare", "optimal", "greedy", "--n", "-3"],
-            "--n: the number of coins per row must be 1 to 100,000, got -3",
+            ["compare", "optimal", "greedy", "--length", "-3"],
+            "--length: the number of coins per row must be 1 to 100,000, got -3",
         ),
         (
             ["compare", "optimal", "greedy", "--games", "0"],
@@ -138,15 +138,15 @@ def test_compare_plot(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         (["compare", "optimal", "greedy", "--values", "x"], "values 'x'"),
         (["compare", "optimal", "greedy", "--plot", "chart.gif"], "use one of the suffixes"),
         (["refute", "magic"], "unknown strategy 'magic'"),
-        (["refute", "greedy", "--alphabet", ""], "--alphabet"),
-        (["refute", "greedy", "--alphabet", "1,x"], "--alphabet"),
+        (["refute", "greedy", "--values", ""], "--values"),
+        (["refute", "greedy", "--values", "1,x"], "--values"),
         (
             ["refute", "greedy", "--max-length", "0"],
             "--max-length: the longest row searched must be >= 1",
         ),
-        (["refute", "greedy", "--limit", "-1"], "--limit: a search stops after 1 to 1,000"),
-        (["refute", "greedy", "--row", "1,2", "--alphabet", "1,2"], "--row checks one row"),
-        (["refute", "greedy", "--row", ","], "--row is empty"),
+        (["refute", "greedy", "--examples", "-1"], "--examples: a search stops after 1 to 1,000"),
+        (["refute", "greedy", "1", "2", "--values", "1,2"], "coins check one row; --values"),
+        (["refute", "greedy", "--row", ","], "No such option: --row"),
     ],
 )
 def test_cli_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -201,17 +201,17 @@ def test_worst_line_and_check_row_match_the_oracle(name: str) -> None:
 def test_refute_row_confirms_the_blog(
     name: str, coins: str, got: int, best: int, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["refute", name, "--row", coins, "--json"]) == 0
+    assert main(["refute", name, *coins.split(","), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["strategy"] == name and data["searched"] == 1
     (example,) = data["counterexamples"]
     assert example["coins"] == [int(c) for c in coins.split(",")]
     assert (example["strategy_total"], example["optimal_total"]) == (got, best)
     assert len(example["strategy_line"]) == 6 and len(example["optimal_line"]) == 6
-    assert main(["refute", name, "--row", coins]) == 0
+    assert main(["refute", name, *coins.split(",")]) == 0
     out = capsys.readouterr().out
     assert f"{name} gets {got} playing first; the optimum is {best} (loss {best - got})" in out
-    assert main(["refute", "optimal", "--row", coins, "--json"]) == 0
+    assert main(["refute", "optimal", "--row", coins, "--json"]) == 0  # the old spelling
     assert json.loads(capsys.readouterr().out)["counterexamples"] == []
 
 
@@ -219,7 +219,7 @@ def test_refute_row_confirms_the_blog(
 def test_refute_finds_counterexamples_within_length_6(
     name: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["refute", name, "--alphabet", "1,2,3,5", "--max-length", "6", "--json"]) == 0
+    assert main(["refute", name, "--values", "1,2,3,5", "--max-length", "6", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     (example,) = data["counterexamples"]
     coins = example["coins"]
@@ -246,7 +246,7 @@ def test_refute_limit_and_order(capsys: pytest.CaptureFixture[str]) -> None:
     result = refute("greedy", [1, 2, 3], 5, limit=0)
     keys = [(len(e.coins), e.coins) for e in result.counterexamples]
     assert keys == sorted(keys) and len(keys) > 3 and result.searched == rows_up_to(3, 5)
-    assert main(["refute", "greedy", "--alphabet", "3,2,1", "--max-length", "5", "--limit", "3",
+    assert main(["refute", "greedy", "--values", "3,2,1", "--max-length", "5", "--examples", "3",
                  "--json"]) == 0  # fmt: skip
     data = json.loads(capsys.readouterr().out)
     assert [e["coins"] for e in data["counterexamples"]] == [
@@ -261,7 +261,7 @@ def test_search_cap() -> None:
     result = refute("optimal", [1, 2], 30, cap=100)
     assert result.max_length == 5 and result.capped and result.searched == rows_up_to(2, 5)
     assert result.to_dict()["capped"] is True
-    capped = run("refute", "greedy", "--alphabet", "1,2,3", "--max-length", "40", "--json")
+    capped = run("refute", "greedy", "--values", "1,2,3", "--max-length", "40", "--json")
     assert (
         capped.returncode == 0 and "note: --max-length 40: searching lengths up to" in capped.stderr
     )
@@ -272,10 +272,10 @@ def test_search_cap() -> None:
 
 
 def refute_with_user_rule(tmp_path: Path, module: str, source: str, function: str):  # type: ignore[no-untyped-def]
-    """Run ``coinrow refute module:function --row 1,2`` with the module written in tmp_path."""
+    """Run ``coinrow refute module:function 1 2`` with the module written in tmp_path."""
     (tmp_path / f"{module}.py").write_text(source)
     return subprocess.run(
-        [sys.executable, "-m", "coinrow", "refute", f"{module}:{function}", "--row", "1,2"],
+        [sys.executable, "-m", "coinrow", "refute", f"{module}:{function}", "1", "2"],
         capture_output=True, text=True, cwd=tmp_path,
     )  # fmt: skip
 
@@ -316,3 +316,25 @@ def test_refute_user_strategy_that_raises(tmp_path: Path) -> None:
     assert "crashing_rule_for_test:crash failed" in result.stderr
     assert "ZeroDivisionError" in result.stderr and "Traceback" not in result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_tables_fit_80_columns_without_cutting_a_number(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Values up to 10^6 give margins such as +123456.78: every figure of the JSON shows in
+    # full in the text at 80 columns (Rich used to cut them to "64.…"), no line is wider.
+    monkeypatch.setenv("COLUMNS", "80")
+    args = ["compare", "optimal", "greedy", "lookahead:3", "--games", "3", "--length", "7",
+            "--values", "1..999999", "--seed", "5"]  # fmt: skip
+    assert main([*args, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out and max(map(len, out.splitlines())) <= 80
+    for pair in data["pairs"]:
+        assert f"{pair['mean_margin']:+.2f}" in out and f"{pair['mean_regret']:.2f}" in out
+    assert main(["solve", "123456789012", "3", "987654321098", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out and max(map(len, out.splitlines())) <= 80
+    table = out.split("Optimal play")[1].split("First player takes")[0]
+    assert table.count("1111111110110") == 2 and table.count("987654321098") >= 2

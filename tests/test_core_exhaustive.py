@@ -84,7 +84,7 @@ def test_table_exact_types_and_repr() -> None:
         assert type(t.value_of(0, 0)) is type(row[0])
     assert repr(Table([8, 15, 3, 7])) == "<Table of 4 coins: first 22, second 11>"
     assert repr(Table([])) == "<Table of 0 coins>"
-    assert repr(Table(["0.5", "0.25"])) == "<Table of 2 coins: first 0.50, second 0.25>"
+    assert repr(Table(["0.5", "0.25"])) == "<Table of 2 coins: first 0.5, second 0.25>"
 
 
 def test_table_memory_budget_and_estimates() -> None:

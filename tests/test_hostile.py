@@ -93,7 +93,7 @@ REFUSED = [
     (["solve", TOO_BIG, "1"], "", "more than 100,000 digits"),
     (["solve", "-"], f"1 {TOO_BIG}", "more than 100,000 digits"),
     (["analyze", "{dir}/too_big.json"], "", "more than 100,000 digits"),
-    (["play", "--random", "3", "--values", f"1-{TOO_BIG}"], "", "more than 100,000 digits"),
+    (["play", "--length", "3", "--values", f"1-{TOO_BIG}"], "", "more than 100,000 digits"),
     (["compare", "greedy", "random", "--values", f"1-{BIG}"], "", "totals up to 1e+300 only"),
     # 2. arrays that are not rows
     (["solve", "--file", "{dir}/square.npy"], "", "expected a one-dimensional array"),
@@ -112,11 +112,11 @@ REFUSED = [
     (["solve", "--engine", "table", *MIXED_EXPONENTS], "", "over the 4.0 GiB budget"),
     (["solve", "--engine", "memo", *MIXED_EXPONENTS], "", "the memo of 1000 coins needs about"),
     # 5. absurd sizes, and runs of minutes
-    (["play", "--random", "1000000000"], "", "--random must be 1 to 1,000 coins"),
+    (["play", "--length", "1000000000"], "", "--length must be 1 to 1,000 coins"),
     (
-        ["compare", "optimal", "greedy", "--n", "1000000000"],
+        ["compare", "optimal", "greedy", "--length", "1000000000"],
         "",
-        "--n: the number of coins per row must be 1 to 100,000",
+        "--length: the number of coins per row must be 1 to 100,000",
     ),
     (
         ["compare", "optimal", "greedy", "--games", "1000000000"],
@@ -221,9 +221,9 @@ def test_negative_numbers_with_exponents_are_coins() -> None:
     play = run("play", "-3", "5", "-1", "--json", stdin="R\nL\n")
     assert play.returncode == 0, play.stderr
     assert json.loads(play.stdout)["record"]["coins"] == [-3, 5, -1]
-    compare = run("compare", "optimal", "greedy", "--n", "3", "--games", "2", "--seed", "-5")
+    compare = run("compare", "optimal", "greedy", "--length", "3", "--games", "2", "--seed", "-5")
     assert compare.returncode == 0 and "seed -5" in " ".join(compare.stdout.split())
-    refute = run("refute", "greedy", "--row", "-1,2,-3", "--json")
+    refute = run("refute", "greedy", "-1", "2", "-3", "--json")
     assert refute.returncode == 0 and json.loads(refute.stdout)["searched"] == 1
 
 

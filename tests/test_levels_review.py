@@ -89,7 +89,16 @@ def test_puzzles_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "--count", "2", "--seed", "3", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == [p.to_dict() for p in puzzles(2, 3)]
     assert main(["puzzles", "--daily", "--date", "2026-11-23"]) == 0
-    assert puzzle(20261123).to_text() in capsys.readouterr().out
+    row, answer = puzzle(20261123).to_text().split("\n")
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[:2] == ["# puzzle 20261123: you move first; find the best move", row]
+    assert answer not in "\n".join(lines[:3]) and f"# puzzle 20261123: {answer}" in lines
+    assert lines.index("Answers") > 1  # the answers come after every puzzle, not under it
+    assert main(["puzzles", "--count", "3"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    asked = [k for k, line in enumerate(lines) if line.endswith("find the best move")]
+    assert len(asked) == 3 and max(asked) < lines.index("Answers")
     assert main(["puzzles", "--daily", "--date", "23/11/2026"]) == 2
     assert "not a date" in capsys.readouterr().err
     assert main(["puzzles", "--count", "0"]) == 2

@@ -60,8 +60,8 @@ def test_play_second_against_greedy_with_a_mistake(
 ) -> None:
     saved = tmp_path / "g.txt"
     # greedy takes the 8 first; the human then plays R (a mistake: L is best), then L.
-    assert play(["8", "15", "3", "7", "--second", "-o", "greedy"], f"R\nL\n{saved}\n",
-                monkeypatch) == 0  # fmt: skip
+    assert play(["8", "15", "3", "7", "--second", "-o", "greedy", "--save", str(saved)],
+                "R\nL\n", monkeypatch) == 0  # fmt: skip
     out = capsys.readouterr().out
     assert "greedy takes 8 (L)." in out
     (record,) = read_records(saved).records
@@ -72,6 +72,15 @@ def test_play_second_against_greedy_with_a_mistake(
     before = oracle.value([8, 15, 3, 7], 1, 3)
     after = 7 + oracle.total([8, 15, 3, 7], 1, 2) - oracle.value([8, 15, 3, 7], 1, 2)
     assert moves[1]["loss"] == before - after
+
+
+def test_scripted_moves_never_name_a_file(tmp_path: Path) -> None:
+    # Moves from a pipe: the third line is not read as the file to save the game in (it
+    # used to be, and a file named L appeared); no prompt is printed either.
+    result = run("play", "8", "15", "3", "7", stdin="L\nL\nL\n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "Save the record" not in result.stdout and "saved" not in result.stdout
+    assert sorted(path.name for path in tmp_path.iterdir()) == []
 
 
 def test_undo_after_the_computer_started(
@@ -94,7 +103,7 @@ def test_random_row_is_seeded_and_json(
 ) -> None:
     outputs = []
     for _ in range(2):
-        assert play(["--random", "4", "--seed", "3", "--json"], "L\nL\n\n", monkeypatch) == 0
+        assert play(["--length", "4", "--seed", "3", "--json"], "L\nL\n\n", monkeypatch) == 0
         captured = capsys.readouterr()
         outputs.append(json.loads(captured.out))
         assert "Your move" in captured.err  # the board goes to stderr with --json
@@ -108,7 +117,7 @@ def test_random_row_is_seeded_and_json(
 def test_big_row_board_is_elided(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert play(["--random", "500", "--seed", "1"], "h\nq\n", monkeypatch) == 0
+    assert play(["--length", "500", "--seed", "1"], "h\nq\n", monkeypatch) == 0
     out = capsys.readouterr().out
     assert "more)" in out and "you can still guarantee" in out
 
@@ -134,11 +143,11 @@ def test_analyze_text_output_and_several_records(
 @pytest.mark.parametrize(
     ("args", "stdin", "message"),
     [
-        (["play", "1", "2", "--random", "3"], "", "not both"),
-        (["play", "--random", "-2"], "", "--random must be 1 to 1,000 coins, got -2"),
-        (["play", "--seed", "4"], "", "--seed needs --random"),
+        (["play", "1", "2", "--length", "3"], "", "not both"),
+        (["play", "--length", "-2"], "", "--length must be 1 to 1,000 coins, got -2"),
+        (["play", "--seed", "4"], "", "--seed needs --length"),
         (["play", "1", "2", "--values", "1-3"], "", "--values only applies"),
-        (["play", "--random", "3", "--values", "9-1"], "", "empty value range"),
+        (["play", "--length", "3", "--values", "9-1"], "", "empty value range"),
         (["play", "1", "2", "-o", "magic"], "", "unknown strategy 'magic'"),
         (["play", "-"], "", "give the coins as arguments"),
         (["play"], "", "no coins given"),

@@ -166,7 +166,7 @@ def test_cli_without_matplotlib_fails_in_one_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "matplotlib", None)
-    argv = ["compare", "optimal", "greedy", "--games", "2", "--n", "4"]
+    argv = ["compare", "optimal", "greedy", "--games", "2", "--length", "4"]
     assert main([*argv, "--plot", str(tmp_path / "x.png")]) == 2
     error = capsys.readouterr().err
     assert error.splitlines() == [

@@ -95,7 +95,7 @@ BAD = [
     ),
     (["play", "--rules", "reply:greedy", "--second", "1", "2"], "you play first"),
     (["play", "--rules", "reply:greedy", "-o", "optimal", "1", "2"], "the opponent is greedy"),
-    (["play", "--rules", "players:3", "--random", "101"], "at most 100 coins"),
+    (["play", "--rules", "players:3", "--length", "101"], "at most 100 coins"),
     (["analyze", "--rules", "both_ends", "-"], "unknown rules 'both_ends'"),
 ]
 

@@ -62,7 +62,7 @@ def test_plain_rules_are_the_plain_solve() -> None:
 
 def test_exact_values_under_rules() -> None:
     data = post("solve", {"coins": ["0.1", "0.25", "2"], "rules": "misere"})
-    assert data["totals"] == ["2.10", "0.25"] and data["outcome"] == "second"
+    assert data["totals"] == ["2.1", "0.25"] and data["outcome"] == "second"  # one way
 
 
 @pytest.mark.parametrize("rules", ["plain", "misere", "stone-game-vii", "take:2", "take:any"])

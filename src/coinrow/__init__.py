@@ -60,7 +60,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'coinrow' has no attribute {name!r}")
 
 
-__version__ = "0.1.0"  # the one place the version is written (pyproject reads it)
+__version__ = "0.2.0"  # the one place the version is written (pyproject reads it)
 
 __all__ = [
     "ENGINES",

@@ -13,6 +13,7 @@ Dask). See ``docs/kernels.md``.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .engines.dispatch import INT64_SAFE_LIMIT
-from .errors import InputFileError, InvalidOptionError, RowTooLongError
+from .errors import InputFileError, InvalidOptionError, MissingExtraError, RowTooLongError
 from .numbers import json_fields
 
 #: Most stack entries the client gathers from the workers (16 bytes each: 1 GiB). Random rows
@@ -198,6 +199,10 @@ def _combine(stacks: Sequence[tuple[Any, Any]]) -> tuple[Any, Any, int, int, int
     return values[:size], starts[:size], size, int(best), int(before_last)
 
 
+#: The modules of the census extra that solving in chunks needs.
+_EXTRA = ("numpy", "numba", "distributed")
+
+
 def solve_folder(
     folder: str | os.PathLike[str],
     *,
@@ -217,8 +222,11 @@ def solve_folder(
     per-worker limit) when given. Raises :class:`RowTooLongError` when the workers' reduced
     stacks together exceed ``max_stack_entries`` (sorted rows barely merge) or the row is
     not int64-safe, :class:`InputFileError` for a bad folder, :class:`SchedulerError` when
-    the scheduler cannot be reached.
+    the scheduler cannot be reached, :class:`MissingExtraError` without the census extra.
     """
+    missing = [name for name in _EXTRA if importlib.util.find_spec(name) is None]
+    if missing:
+        raise MissingExtraError(f"solving a row in chunks needs {', '.join(missing)}", "census")
     import numpy as np
 
     files = chunk_files(folder)

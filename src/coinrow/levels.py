@@ -15,7 +15,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from .numbers import json_value, random_row
+from .numbers import random_row
 from .rules import Rules, coerce_rules
 from .solution import solve
 from .strategies import RULES_AWARE, Optimal, get, plain_words, play
@@ -110,7 +110,8 @@ def level_table(*, games: int = 100) -> list[dict[str, Any]]:
                 "name": level.name,
                 "strategy": level.strategy,
                 "description": level.description,
-                "loss": json_value(rounded.quantize(Decimal("0.01"))),
+                # a figure shown to two places ("0.00"), not an exact value: fixed-point text
+                "loss": format(rounded.quantize(Decimal("0.01")), "f"),
                 "games": games,
             }
         )

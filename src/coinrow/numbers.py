@@ -412,15 +412,27 @@ def zero_like(coins: list[Value]) -> Value:
     return 0
 
 
-def format_value(value: Value) -> str:
+def format_value(value: Value, *, keep_digits: bool = False) -> str:
     """Text form of an exact value: ``"8"``, ``"0.4"``, ``"1/3"``; ints of any size up to
-    :data:`MAX_DIGITS` digits (O(digits), O(d^2) for huge ints).
+    :data:`MAX_DIGITS` digits (O(digits), O(d^2) for huge ints). One number is written one
+    way whatever its history: a Decimal loses its trailing zeros (``1.0`` and ``1.00`` are
+    written ``1``, as the int 1 is) and zero has no sign. With ``keep_digits`` a Decimal
+    keeps the digits it was written with (a game record keeps the coins as typed).
 
     >>> format_value(8), format_value(decimal.Decimal("1E+2")), format_value(Fraction(4, 2))
     ('8', '100', '2')
+    >>> format_value(decimal.Decimal("1.0")), format_value(decimal.Decimal("-0.50"))
+    ('1', '-0.5')
+    >>> format_value(decimal.Decimal("-0.50"), keep_digits=True)
+    '-0.50'
     """
     if isinstance(value, decimal.Decimal):
-        return format(value, "f")
+        text = format(value, "f")
+        if keep_digits:
+            return text
+        if "." in text:
+            text = text.rstrip("0").rstrip(".")
+        return "0" if text == "-0" else text
     if isinstance(value, Fraction):
         text = int_text(value.numerator)
         return text if value.denominator == 1 else f"{text}/{int_text(value.denominator)}"

@@ -164,7 +164,8 @@ class Record:
         L
         """
         lines = [f"# {key}: {value}".rstrip() for key, value in self.headers.items()]
-        lines.append(" ".join(format_value(coin) for coin in self.coins) or EMPTY_ROW)
+        coins = (format_value(coin, keep_digits=True) for coin in self.coins)
+        lines.append(" ".join(coins) or EMPTY_ROW)
         if self.moves:
             lines.append(self.moves)
         return "\n".join(lines) + "\n"

@@ -10,15 +10,17 @@ Rich's highlighting: its regular expressions take seconds on numbers of thousand
 from __future__ import annotations
 
 import contextlib
+import inspect
 import json
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+import typer.core
 from rich.console import Console
 
 from .. import __version__
@@ -27,20 +29,64 @@ from ..io import read_file, read_text_bytes
 from ..numbers import Value, coerce_coins
 from ..rules import PLAIN
 
+
+def unwrap_paragraphs(text: str) -> str:
+    """``text`` with the line breaks inside each paragraph turned into spaces (O(len)), so
+    that Rich wraps a docstring's paragraphs to the terminal instead of keeping its source
+    lines (Typer keeps them in its "rich" markup mode). Paragraphs are separated by a blank
+    line; one that starts with ``\\b`` keeps its lines, as in Click.
+
+    >>> unwrap_paragraphs("One line\\nand its end.\\n\\nNext   paragraph.")
+    'One line and its end.\\n\\nNext   paragraph.'
+    """
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(
+        part if part.startswith("\b") else " ".join(line.strip() for line in part.splitlines())
+        for part in paragraphs
+    )
+
+
+class _Tidy:
+    """What every coinrow command and the group do to their help: a flag (an option that
+    takes no value) shows no type such as ``<bool>``, and paragraphs are unwrapped."""
+
+    def get_params(self, ctx: Any) -> list[Any]:
+        params: list[Any] = super().get_params(ctx)  # type: ignore[misc]
+        for param in params:
+            if param.param_type_name == "option" and (param.is_flag or param.count):
+                param.metavar = ""
+        return params
+
+
+class TidyCommand(_Tidy, typer.core.TyperCommand):
+    """A command whose help reads well at any width (see :class:`_Tidy`)."""
+
+
+class TidyGroup(_Tidy, typer.core.TyperGroup):
+    """The ``coinrow`` group, with the same help rules as its commands; commands are listed
+    in the order they are documented."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        return sorted(self.commands)
+
+
 app = typer.Typer(
     name="coinrow",
     help="Solve, draw, play and study the coins-in-a-line game.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    cls=TidyGroup,
 )
 
 #: The row's coins as arguments, and the ``--file`` option, shared by every command of a row.
 CoinsArgument = Annotated[
     list[str] | None,
     typer.Argument(
-        help="Coin values (negative ones such as -3, -1e5 or -inf are coins, never options), "
-        "or '-' to read them from standard input."
+        metavar="COINS",
+        help="Coin values: integers, decimals or fractions such as 3, -1e5, 0.25 or 1/3 (a "
+        "negative one is a coin, never an option), or '-' to read them from standard input.",
+        show_default=False,
     ),
 ]
 FileOption = Annotated[
@@ -60,10 +106,11 @@ def json_option(help: str = "Print the solution as JSON.") -> Any:
     return typer.Option(False, "--json", help=help)
 
 
-def rules_option(help: str, *, default: str | None = str(PLAIN), short: bool = True) -> Any:
-    """The ``--rules`` option (also ``-r`` unless ``short`` is false) that names the rules of
-    the game (:meth:`coinrow.rules.Rules.parse`); ``help`` lists those the command takes."""
-    return typer.Option(default, *(("--rules", "-r") if short else ("--rules",)), help=help)
+def rules_option(help: str, *, default: str | None = str(PLAIN), shown: str | None = None) -> Any:
+    """The ``-r/--rules`` option that names the rules of the game
+    (:meth:`coinrow.rules.Rules.parse`); ``help`` lists those the command takes, ``shown``
+    describes a default that is not a plain value."""
+    return typer.Option(default, "--rules", "-r", help=help, show_default=shown or True)
 
 
 def _version(value: bool) -> None:
@@ -130,6 +177,38 @@ def _stdin_bytes() -> bytes:
     return data
 
 
+def given_option(ctx: typer.Context, flag: str) -> bool:
+    """Whether the command line gave the option ``flag`` (``--max-length``), rather than its
+    default being used (O(1))."""
+    source = ctx.get_parameter_source(flag.lstrip("-").replace("-", "_"))
+    return source is not None and source.name == "COMMANDLINE"
+
+
+#: Most values an alphabet written as a range LO..HI may hold.
+MAX_ALPHABET = 10_000
+
+
+def alphabet_text(text: str, flag: str) -> str:
+    """The ``--values`` of an exhaustive search as the list the library takes: a list such
+    as ``1,2,5`` as it is, a range ``LO..HI`` (or the older ``LO-HI``) written out
+    (O(HI - LO), at most :data:`MAX_ALPHABET` values).
+
+    >>> alphabet_text("1..4", "--values"), alphabet_text("0.5,2", "--values")
+    ('1,2,3,4', '0.5,2')
+    """
+    from ..numbers import ValueSpec
+
+    if "," in text or (".." not in text and not re.fullmatch(r"\s*-?\d+-\d+\s*", text)):
+        return text
+    spec = ValueSpec.parse(text)
+    if spec.choices:
+        return text
+    if spec.high - spec.low + 1 > MAX_ALPHABET:
+        fail(f"{flag} {text}: at most {MAX_ALPHABET:,} values in a search, got "
+             f"{spec.high - spec.low + 1:,}")  # fmt: skip
+    return ",".join(map(str, range(spec.low, spec.high + 1)))
+
+
 def check_output_path(path: Path, option: str) -> None:
     """Refuse up front an output file that cannot be written: a directory, or in a folder
     that does not exist or is not writable (so no work is lost at the end)."""
@@ -194,7 +273,7 @@ FLAGS: dict[str, dict[str, str]] = {
         "total": "--compositions",
         "count": "--random",
         "values": "--values",
-        "alphabet": "--alphabet",
+        "alphabet": "--values",
         "seed": "--seed",
         "strategies": "--strategy",
         "examples": "--examples",
@@ -203,9 +282,63 @@ FLAGS: dict[str, dict[str, str]] = {
         "workers": "--workers",
         "timeout": "--connect-timeout",
     },
-    "compare": {"names": "STRATEGIES", "rows": "--games", "n": "--n", "values": "--values"},
-    "refute": {"alphabet": "--alphabet", "max_length": "--max-length", "limit": "--limit"},
+    "compare": {"names": "STRATEGIES", "rows": "--games", "n": "--length", "values": "--values"},
+    "refute": {"alphabet": "--values", "max_length": "--max-length", "limit": "--examples"},
 }
+
+#: The version that drops the old spellings of :data:`RENAMED`.
+RENAMED_UNTIL = "0.3.0"
+
+#: Old spellings of options, renamed so that one idea has one name in every command (the
+#: table in docs/cli.md), and still read for one release: hidden from ``--help``, each use
+#: prints a note on stderr. ``refute --row A,B,C`` (the row as a comma list) is read too:
+#: its coins become arguments, as in every other command.
+RENAMED: dict[str, dict[str, str]] = {
+    "compare": {"--n": "--length"},
+    "census": {"--alphabet": "--values", "-a": "--values"},
+    "refute": {"--alphabet": "--values", "-a": "--values", "--limit": "--examples"},
+    "play": {"--random": "--length"},
+    "puzzles": {"-n": "--count"},
+}
+
+
+def renamed_options(group: Any, argv: list[str], notes: list[str]) -> list[str]:
+    """``argv`` with the old spellings of :data:`RENAMED` replaced by the new ones (and
+    ``refute --row A,B,C`` by the coins as arguments), a note in ``notes`` for each (printed
+    on stderr when the command succeeds: an error stays one line); O(len(argv)).
+
+    >>> notes = []
+    >>> command = typer.main.get_command(app)
+    >>> renamed_options(command, ["compare", "greedy", "optimal", "--n=4"], notes), notes
+    (['compare', 'greedy', 'optimal', '--length=4'], ['--n is now --length'])
+    """
+    index = _skip_options(_arities(group), argv, 0)
+    command = argv[index] if index < len(argv) else None
+    renames = RENAMED.get(command or "", {})
+    if not renames and command != "refute":
+        return argv
+    result, coins, position = argv[: index + 1], list[str](), index + 1
+    while position < len(argv):
+        token = argv[position]
+        name, equals, value = token.partition("=")
+        if token == "--":
+            result.extend(argv[position:])
+            break
+        given = argv[position + 1] if position + 1 < len(argv) else ""
+        if command == "refute" and name == "--row" and (value if equals else given).strip(", "):
+            position += 0 if equals else 1
+            notes.append("--row A,B,C is now the coins as arguments (refute STRATEGY A B C)")
+            row = value if equals else given
+            coins.extend(part.strip() for part in row.split(",") if part.strip())
+        elif name in renames and (equals == "" or name.startswith("--")):
+            notes.append(f"{name} is now {renames[name]}")
+            result.append(renames[name] + equals + value)
+        else:
+            result.append(token)
+        position += 1
+    if coins:
+        result.extend(coins if "--" in result else ["--", *coins])
+    return result
 
 
 def error_text(error: CoinrowError, command: str | None) -> str:
@@ -265,6 +398,26 @@ def run_steps(steps: Iterable[int], description: str, total: int, hidden: bool) 
             pass  # the library's result holds the steps finished before it
 
 
+def fitted_table(
+    headers: Sequence[str], *, text: Collection[str] = (), title: str | None = None, **style: Any
+) -> Any:
+    """A Rich table that fits a narrow terminal (80 columns) without cutting a number: the
+    columns not named in ``text`` hold numbers, right-aligned and never wrapped, their
+    headers broken at spaces; the ``text`` columns (names, rows of coins) fold when they must;
+    adjacent paddings collapse. ``style`` goes to :class:`rich.table.Table` (O(columns))."""
+    from rich import box
+    from rich.table import Table
+
+    style = {"box": box.SIMPLE_HEAD, "collapse_padding": True, "pad_edge": False, **style}
+    table = Table(title=title, **style)
+    for header in headers:
+        if header in text:
+            table.add_column(header, justify="left", overflow="fold")
+        else:
+            table.add_column(header.replace(" ", "\n"), justify="right", no_wrap=True)
+    return table
+
+
 def print_json(data: Any) -> None:
     """Print a JSON document on stdout."""
     sys.stdout.write(json.dumps(data, indent=2) + "\n")
@@ -273,9 +426,12 @@ def print_json(data: Any) -> None:
 def main(argv: list[str] | None = None) -> int:
     """Entry point: run the app, turning every input error into exit status 2."""
     command = typer.main.get_command(app)
-    args = positionals_last(command, sys.argv[1:] if argv is None else list(argv))
+    args, notes = sys.argv[1:] if argv is None else list(argv), list[str]()
+    args = positionals_last(command, renamed_options(command, args, notes))
     try:
         result = command.main(args=args, prog_name="coinrow", standalone_mode=False)
+        for note in notes:
+            sys.stderr.write(f"coinrow: note: {note}; the old spelling goes in {RENAMED_UNTIL}\n")
     except typer.Exit as stop:
         return stop.exit_code
     except typer.Abort:
@@ -381,5 +537,22 @@ def _one_line(text: str) -> str:
 
 # Each command module registers its commands on app when imported (one line per module).
 from . import bench, census, check, chunks, pictures, play, puzzles, serve, solve, study  # noqa: E402, F401
+
+#: One-line summaries for the command list, for commands whose docstring opens with a
+#: longer paragraph (the others are listed by their docstring's first paragraph).
+SUMMARIES = {"check": "Check someone's solver and name its smallest failing row."}
+
+
+def _tidy_commands() -> None:
+    """Give every registered command the help rules of :class:`TidyCommand`, and its
+    docstring unwrapped into paragraphs: the one place help text is prepared."""
+    for info in app.registered_commands:
+        info.cls = TidyCommand
+        text = info.help if info.help is not None else inspect.getdoc(info.callback) or ""
+        info.help = unwrap_paragraphs(text)
+        info.short_help = SUMMARIES.get(info.name or "", info.short_help)
+
+
+_tidy_commands()
 
 __all__ = ["app", "main", "read_coins", "read_row"]

@@ -117,7 +117,9 @@ def bench_command(
     ),
     as_json: bool = json_option("Print the results as JSON."),
 ) -> None:
-    """Time every engine and print the ratios that matter, measured side by side.
+    """Time every engine and print the ratios that matter.
+
+    Measured side by side.
 
     Needs the fast extra (NumPy and Numba). Every size is checked before anything runs.
 

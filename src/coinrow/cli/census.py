@@ -8,17 +8,28 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import typer
-from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
 from ..numbers import format_value
 from ..strategies import names
-from . import app, check_output_path, fail, json_option, print_json, progress_bar, rules_option
+from . import (
+    alphabet_text,
+    app,
+    check_output_path,
+    fail,
+    fitted_table,
+    json_option,
+    print_json,
+    progress_bar,
+    rules_option,
+)
 
 if TYPE_CHECKING:
     from ..census import Census, CensusResult, Family
+
+#: The values of every-row families, and of random rows, when --values is not given.
+WORD_VALUES, RANDOM_VALUES = "1,2", "1..9"
 
 #: Most margins listed one per line in the summary (more are summarised).
 LISTED_MARGINS = 25
@@ -31,13 +42,10 @@ LISTED_REPAIRS = 20
 @app.command("census")
 def census_command(
     length: int | None = typer.Option(
-        None, "--length", "-n", help="Rows of exactly this many coins (with --alphabet)."
-    ),
-    alphabet: str = typer.Option(
-        "1,2", "--alphabet", "-a", help="Coin values of the rows (integers, e.g. 1,2,3)."
+        None, "--length", "-n", help="Rows of exactly this many coins (every row over --values)."
     ),
     max_length: int | None = typer.Option(
-        None, "--max-length", "-m", help="Rows of 1 to this many coins (with --alphabet)."
+        None, "--max-length", "-m", help="Rows of 1 to this many coins (every row over --values)."
     ),
     compositions: int | None = typer.Option(
         None, "--compositions", help="Every composition of this total, in standard order."
@@ -45,8 +53,11 @@ def census_command(
     random_count: int | None = typer.Option(
         None, "--random", help="This many random rows of --length coins (--values, --seed)."
     ),
-    values: str = typer.Option(
-        "1..9", "--values", help="Values of random coins: a range LO..HI or a list 1,2,5."
+    values: str | None = typer.Option(
+        None,
+        "--values",
+        help="Coin values: a list such as 1,2,5 or a range LO..HI (integers).",
+        show_default=f"{WORD_VALUES}; {RANDOM_VALUES} with --random",
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the random rows."),
     strategy: list[str] | None = typer.Option(
@@ -79,14 +90,14 @@ def census_command(
     workers: int | None = typer.Option(
         None,
         "--workers",
-        help="Processes of the local Dask cluster (default: one per core; 0 runs in this "
-        "process, the default for small censuses).",
+        help="Processes of the local Dask cluster; 0 runs in this process.",
+        show_default="one per core; 0 for small censuses",
     ),
     connect_timeout: float = typer.Option(
         10.0, "--connect-timeout", help="Seconds to keep trying to reach --scheduler."
     ),
     shard_rows: int | None = typer.Option(
-        None, "--shard-rows", help="Rows per shard (default: sized to the family)."
+        None, "--shard-rows", help="Rows per shard.", show_default="sized to the family"
     ),
     plot: Path | None = typer.Option(
         None, "--plot", help="Draw the margin histogram (and optimality rates) to this image."
@@ -95,7 +106,6 @@ def census_command(
         "The rules of the game: plain, circular (the pizza: smallest first-player "
         "share, 4/9 checked), misere, stone-game-vii, take:K, take:any, both-ends, "
         "reply:STRATEGY. Strategies and --rows are for the plain game.",
-        short=False,
     ),
     as_json: bool = json_option(
         "Print JSON: family, rows, outcomes {first, tie, second}, margin_histogram "
@@ -106,12 +116,14 @@ def census_command(
         "share {sense, value, float, rows, examples, excluded_rows}, four_ninths).",
     ),
 ) -> None:
-    """Census of a family of rows: outcomes, margins, first moves, strategies.
+    """Count a family of rows: outcomes, margins, strategies.
 
-    Families: --length N --alphabet A (all rows of N coins), --max-length M (all rows of 1 to
-    M coins), --compositions M (all compositions of M), --random COUNT --length N --values
-    LO..HI --seed S. Every row is solved exactly (compiled, sharing the work of rows with a
-    common prefix); the shards run on a local Dask cluster, or on --scheduler."""
+    Every row's outcome, margin and first moves, and how often each strategy plays optimally.
+
+    Families: --length N (every row of N coins over --values), --max-length M (every row of
+    1 to M coins), --compositions M (every composition of M), --random COUNT --length N (random
+    rows, --values and --seed). Every row is solved exactly (compiled, sharing the work of
+    rows with a common prefix); the shards run on a local Dask cluster, or on --scheduler."""
     if resume is not None and out is not None and resume != out:
         fail("--resume DIR continues the census in DIR; leave out --out or give the same folder")
     if plot is not None:
@@ -122,7 +134,7 @@ def census_command(
         check_output_path(plot, "--plot")
     from ..census import Census
 
-    family = _family(length, alphabet, max_length, compositions, random_count, values, seed)
+    family = _family(length, max_length, compositions, random_count, values, seed)
     census = Census(
         family,
         strategy or [],
@@ -156,11 +168,10 @@ def census_command(
 
 def _family(
     length: int | None,
-    alphabet: str,
     max_length: int | None,
     compositions: int | None,
     random_count: int | None,
-    values: str,
+    values: str | None,
     seed: int,
 ) -> Family:
     """The family the options describe (exactly one kind)."""
@@ -182,13 +193,18 @@ def _family(
     if random_count is not None:
         if length is None:
             fail("--random COUNT needs --length N (the coins per row)")
-        return RandomRows.of(random_count, length, values, seed)
+        return RandomRows.of(
+            random_count, length, RANDOM_VALUES if values is None else values, seed
+        )
     if compositions is not None:
         if length is not None:
             fail("--compositions M takes every length; leave out --length")
+        if values is not None:
+            fail("--compositions M takes every positive value; leave out --values")
         return Compositions.of(compositions)
     if max_length is not None and length is not None:
         fail("give --length N (one length) or --max-length M (lengths 1 to M), not both")
+    alphabet = alphabet_text(WORD_VALUES if values is None else values, "--values")
     if max_length is not None:
         return WordsUpTo.of(alphabet, max_length)
     return Words.of(alphabet, length or 0)
@@ -317,11 +333,9 @@ def _share(count: int, total: int) -> str:
 
 def _print_histogram(result: CensusResult, console: Console) -> None:
     histogram = result.histogram
-    table = RichTable(
-        title="Margins (first player's total minus the second's)", box=box.SIMPLE_HEAD
+    table = fitted_table(
+        ("Margin", "Rows", "Share"), title="Margins (first player's total minus the second's)"
     )
-    for header in ("Margin", "Rows", "Share"):
-        table.add_column(header, justify="right", no_wrap=True)
     margins = sorted(histogram)
     shown = margins if len(margins) <= LISTED_MARGINS else margins[:10] + margins[-10:]
     for position, margin in enumerate(shown):
@@ -334,12 +348,11 @@ def _print_histogram(result: CensusResult, console: Console) -> None:
 
 
 def _print_strategies(result: CensusResult, console: Console) -> None:
-    table = RichTable(
+    table = fitted_table(
+        ("Strategy", "Optimal", "Rate", "Counter examples", "Mean regret", "Worst regret"),
+        text=("Strategy",),
         title="Strategies (first, against the optimal opponent that hurts them most)",
-        box=box.SIMPLE_HEAD,
     )
-    for header in ("Strategy", "Optimal", "Rate", "Counterexamples", "Mean regret", "Worst regret"):
-        table.add_column(header, justify="left" if header == "Strategy" else "right")
     for summary in result.strategies:
         table.add_row(
             escape(summary.name) + ("" if summary.compiled else " (Python)"),

@@ -40,8 +40,8 @@ def check_command(
     answer: str = typer.Option(
         None,
         "--answer",
-        help=f"What the function returns: {', '.join(ANSWERS)} (default: from its name, "
-        "else total).",
+        help=f"What the function returns: {', '.join(ANSWERS)}.",
+        show_default="from its name, else total",
     ),
     as_json: bool = json_option("Print the result as JSON."),
     problem: str = typer.Option(
@@ -57,11 +57,14 @@ def check_command(
         60.0, "--budget", help="CPU seconds for the whole check (checker and solver)."
     ),
     time_limit: float = typer.Option(
-        None, "--time-limit", help="CPU seconds per call (default 2, or the problem's)."
+        None,
+        "--time-limit",
+        help="CPU seconds per call.",
+        show_default="2, or the --problem's time limit",
     ),
     memory: int = typer.Option(1024, "--memory", help="MiB the solver's process may add."),
     max_length: int = typer.Option(
-        8, "--max-length", help="Every row over 0..3 up to this length (1 to 12)."
+        8, "--max-length", "-m", help="Every row over 0..3 up to this length (1 to 12)."
     ),
     max_n: int = typer.Option(1_000_000, "--max-n", help="Longest random row."),
     exact: bool = typer.Option(False, "--exact", help="Also Decimal and Fraction rows."),

@@ -24,15 +24,20 @@ def solve_chunks_command(
         None, "--scheduler", help="An existing Dask scheduler (tcp://HOST:PORT)."
     ),
     workers: int | None = typer.Option(
-        None, "--workers", min=1, help="Worker processes of a local cluster (default: cores)."
+        None,
+        "--workers",
+        min=1,
+        help="Worker processes of a local cluster.",
+        show_default="one per core",
     ),
     as_json: bool = json_option(),
 ) -> None:
-    """Solve a row too large for one machine's memory, chunk by chunk on a Dask cluster.
+    """Solve a row too large for memory, chunk by chunk on Dask.
 
-    Each file is peak-reduced on a worker, the reduced stacks are reduced once more here,
-    and the workers write the line back file by file. JSON keys: n, files, margin,
-    first_total, second_total, first_moves, line_folder.
+    The row is a folder of .npy files. Each file is peak-reduced on a worker, the reduced
+    stacks are reduced once more here, and the workers write the line back file by file.
+
+    JSON keys: n, files, margin, first_total, second_total, first_moves, line_folder.
     """
     from ..chunked import solve_folder
     from ..engines.dispatch import compile_notice

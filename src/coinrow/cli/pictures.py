@@ -56,8 +56,8 @@ def table_command(
     view: str | None = typer.Option(
         None,
         "--view",
-        help="What each cell shows: total, margin or first (see docs/svg.md); default total "
-        "(margin under --rules other than plain).",
+        help="What each cell shows: total, margin or first (see docs/svg.md).",
+        show_default="total; margin under --rules other than plain",
     ),
     highlight: str | None = typer.Option(
         None, "--highlight", help="Highlight a line of moves such as LRL, or 'best'."
@@ -66,7 +66,9 @@ def table_command(
     html: Path | None = typer.Option(
         None, "--html", help="Write a standalone HTML page with the diagram to FILE."
     ),
-    size: int | None = typer.Option(None, "--size", help="SVG width in pixels."),
+    size: int | None = typer.Option(
+        None, "--size", help="SVG width in pixels.", show_default="sized to the row"
+    ),
     rules: str = rules_option(
         "The rules of the game: plain, misere, stone-game-vii, take:K, take:any or "
         "both-ends (the rules with a table of subgames; docs/variants.md). Under other rules "
@@ -80,7 +82,9 @@ def table_command(
         f"At most {JSON_LIMIT} coins, and output estimated under {MAX_OUTPUT_BYTES // 2**20} MiB.",
     ),
 ) -> None:
-    """Draw the triangle of every subgame: each cell sits above its coins and shows the most
+    """Draw the triangle of every subgame (text, SVG or HTML).
+
+    Each cell sits above its coins and shows the most
     the player to move can get, with arrows for the best moves (blue: first player to move,
     green: second). Pictures show at most 40 coins; the terminal picture must also fit the
     terminal's width (use --svg or --html for wide rows)."""

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import typer
+from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 from rich.text import Text
 
 from ..analysis import GameAnalysis, analyze
@@ -29,6 +29,7 @@ from . import (
     app,
     check_output_path,
     fail,
+    fitted_table,
     json_option,
     print_json,
     read_coins,
@@ -62,35 +63,52 @@ def help_line(rules: Rules) -> str:
     return f"{rules.moves_help()} · h: hint · u: undo · q: quit"
 
 
+#: The values of a random row's coins when --values is not given.
+RANDOM_VALUES = "1..9"
+
+
 @app.command("play")
 def play_command(
     coins: list[str] | None = typer.Argument(
-        None, help=f"Coin values of the row to play (at most {MAX_COINS:,}; -3 is a coin)."
+        None,
+        metavar="COINS",
+        help=f"Coin values of the row to play (at most {MAX_COINS:,}; -3 is a coin).",
+        show_default=False,
     ),
     random_n: int | None = typer.Option(
         None,
-        "--random",
-        metavar="N",
-        help=f"Play a random row of N coins instead (1 to {MAX_COINS:,}).",
+        "--length",
+        "-n",
+        help=f"Play a random row of this many coins instead (1 to {MAX_COINS:,}).",
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Seed of --random (and of random play)."),
+    seed: int | None = typer.Option(
+        None,
+        "--seed",
+        help="Seed of the random row (and of random play).",
+        show_default="fresh each game",
+    ),
     values: str | None = typer.Option(
-        None, "--values", help="Values of --random coins: a range 1-9 (default) or a list 1,2,5."
+        None,
+        "--values",
+        help="Values of the random row's coins: a range LO..HI or a list 1,2,5.",
+        show_default=RANDOM_VALUES,
     ),
     opponent: str | None = typer.Option(
         None,
         "--opponent",
         "-o",
-        help="The computer's strategy (see `coinrow compare`; default optimal; under other "
-        "rules optimal, greedy or random; under reply:S it is S).",
+        help="The computer's strategy (see `coinrow compare`; under other rules optimal, "
+        "greedy or random; under reply:S it is S).",
+        show_default="optimal",
     ),
     first: bool = typer.Option(True, "--first/--second", help="You move first, or second."),
     rules_text: str = rules_option(RULES_HELP),
     save: Path | None = typer.Option(
         None,
         "--save",
-        help="Append the finished game's record to this file (no prompt; its folder is checked "
-        "before the game starts).",
+        help="Append the finished game's record to this file (its folder is checked before the "
+        "game starts). Without it, a game played at a terminal asks for a file name at the "
+        "end; moves read from a pipe or a file are never taken for one.",
     ),
     name: str = typer.Option("you", "--name", help="Your name in the saved record."),
     as_json: bool = json_option("Board on stderr; print the record and analysis as JSON."),
@@ -99,7 +117,7 @@ def play_command(
 
     Moves are read line by line from standard input: L or R (any case) takes a coin, h gives a
     hint, u undoes your last move and the reply, q (or end of input) quits. At the end the
-    game is analysed and may be saved."""
+    game is analysed, and saved with --save FILE (or, at a terminal, to the file you name)."""
     if save is not None:
         check_output_path(save, "--save")
     rules = Rules.parse(rules_text)
@@ -150,7 +168,7 @@ def play_command(
     else:
         print_analysis(analysis, console, players)
     target = save
-    if target is None:
+    if target is None and sys.stdin.isatty():  # scripted moves never name a file
         answer = _ask(console, "Save the record to a file (empty to skip): ")
         target = Path(answer) if answer else None
     if target is not None:
@@ -177,18 +195,18 @@ def _play_row(
 ) -> list[Value]:
     if random_n is None:
         if seed is not None and not coins:
-            fail("--seed needs --random N (or give the coins)")
+            fail("--seed needs --length N (or give the coins)")
         if values is not None:
-            fail("--values only applies with --random N")
+            fail("--values only applies to a random row (--length N)")
         if coins == ["-"]:
             fail("play reads your moves from standard input: give the coins as arguments")
         row = read_coins(coins, None)
     else:
         if coins:
-            fail("give either coins or --random N, not both")
+            fail("give either coins or --length N (a random row), not both")
         if not 1 <= random_n <= MAX_COINS:
-            fail(f"--random must be 1 to {MAX_COINS:,} coins, got {random_n:,}")
-        row = random_row(random_n, values or "1-9", seed)
+            fail(f"--length must be 1 to {MAX_COINS:,} coins, got {random_n:,}")
+        row = random_row(random_n, values or RANDOM_VALUES, seed)
     if not row:
         fail("no coins to play")
     if len(row) > MAX_COINS:
@@ -385,10 +403,14 @@ def print_analysis(analysis: GameAnalysis, console: Console, names: Sequence[str
     """Rich table of every move, then each player's summary (``names``: one per seat)."""
     seats = {summary.player: k for k, summary in enumerate(analysis.summaries)}
     if len(analysis.moves) <= ANALYSIS_LIMIT:
-        table = RichTable(title="Analysis")
-        for header in ("#", "Player", "Move", "Coin", "Best", "Before", "After", "Loss", "Label"):
-            textual = header in ("Player", "Move", "Best", "Label")
-            table.add_column(header, justify="left" if textual else "right")
+        table = fitted_table(
+            ("#", "Player", "Move", "Coin", "Best", "Before", "After", "Loss", "Label"),
+            text=("Player", "Move", "Best", "Label"),
+            title="Analysis",
+            box=box.HEAVY_HEAD,
+            collapse_padding=False,
+            pad_edge=True,
+        )
         styles = {"best": "green", "inaccuracy": "yellow", "mistake": "red", "blunder": "bold red"}
         for move in analysis.moves:
             step, player, *middle, label = move.texts()
@@ -426,9 +448,9 @@ def analyze_command(
         "Under other rules also rules, every move's totals, and a summary per seat.",
     ),
     rules_text: str | None = rules_option(
-        "The rules of records without a '# rules:' header (default plain): "
-        + RULES_HELP.partition(": ")[2],
+        "The rules of records without a '# rules:' header: " + RULES_HELP.partition(": ")[2],
         default=None,
+        shown="plain",
     ),
 ) -> None:
     """Analyse recorded games move by move.

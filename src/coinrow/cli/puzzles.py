@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime
+import sys
 
 import typer
 
@@ -12,7 +13,7 @@ from . import app, fail, json_option, print_json
 
 @app.command("puzzles")
 def puzzles_command(
-    count: int = typer.Option(5, "--count", "-n", help="How many puzzles (1 to 1,000)."),
+    count: int = typer.Option(5, "--count", "-c", help="How many puzzles (1 to 1,000)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the first puzzle; the next ones follow."),
     daily: bool = typer.Option(False, "--daily", help="Only the daily puzzle (UTC date)."),
     date: str | None = typer.Option(
@@ -20,9 +21,13 @@ def puzzles_command(
     ),
     as_json: bool = json_option("Print JSON: a list of puzzles."),
 ) -> None:
-    """Puzzles: find the best move where the larger end coin or the odd/even rule loses.
+    """Puzzles: find the best first move where a tempting rule loses.
 
-    Each puzzle prints its row, then the tempting move, what it loses and the best move(s).
+    Each puzzle is a row on which taking the larger end coin, or the richer group of odd or
+    even places, loses at the first move. The rows come first; the answers (the tempting
+    move, what it loses and the best move or moves) come after them all, once you press
+    Enter when at a terminal.
+
     JSON keys: seed, coins, tempting, tempting_rule, tempting_move, best_moves, loss, grade,
     best_total.
     """
@@ -45,8 +50,13 @@ def puzzles_command(
     if as_json:
         print_json([p.to_dict() for p in found])
         return
-    for index, found_puzzle in enumerate(found):
-        if index:
-            typer.echo()
-        typer.echo(f"# puzzle {found_puzzle.seed}: find the best move")
-        typer.echo(found_puzzle.to_text())
+    answers = []
+    for found_puzzle in found:
+        row, answer = found_puzzle.to_text().split("\n")
+        typer.echo(f"# puzzle {found_puzzle.seed}: you move first; find the best move\n{row}\n")
+        answers.append(f"# puzzle {found_puzzle.seed}: {answer}")
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        typer.echo("Press Enter for the answers.", nl=False)
+        if not sys.stdin.readline():
+            return
+    typer.echo("Answers\n" + "\n".join(answers))

@@ -30,7 +30,9 @@ def serve_command(
         "subdomains). Default: loopback names and the --host address.",
     ),
 ) -> None:
-    """Serve the web page (Solve, Explore, Play, Learn) and its JSON API under /api/.
+    """Serve the web page and its JSON API.
+
+    The page's views (Solve, Explore, Play, Learn) and the JSON API under /api/.
 
     Open http://HOST:PORT/ in a browser; the API is described at /docs. Limits are set by
     COINROW_WEB_* environment variables (see docs/web.md). Behind a proxy, run

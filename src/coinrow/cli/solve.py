@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
+from rich import box
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from ..engines import ENGINES
 from ..engines.dispatch import compile_notice
@@ -22,6 +22,7 @@ from . import (
     check_engine_time,
     check_output_path,
     fail,
+    fitted_table,
     json_option,
     print_json,
     read_coins,
@@ -76,11 +77,15 @@ def solve_command(
         "--engine, a quadratic --rules on a long row); stop it with Ctrl-C.",
     ),
 ) -> None:
-    """Solve a row: the most each player gets, who wins, and one optimal line.
+    """Solve a row: both totals, the winner and an optimal line.
+
+    The most each player can make sure of, who wins and by how much, the best first
+    move(s), an optimal line of moves, and (up to 100 coins) the game move by move.
 
     JSON keys: n, coins, engine, first_total, second_total, margin, outcome, line,
-    first_moves, first_coins, second_coins. Over 10,000 coins the per-coin keys are left
-    out unless --full, and "omitted" lists them.
+    first_moves, first_coins, second_coins (the positions of the coins each player takes,
+    counted from 0, as in the text and in Python). Over 10,000 coins the per-coin keys are
+    left out unless --full, and "omitted" lists them.
     """
     if engine not in ENGINES:
         fail(f"unknown engine {engine!r}; choose one of: {', '.join(ENGINES)}")
@@ -215,11 +220,14 @@ def print_solution(solution: Solution, console: Console) -> None:
     if n > TRANSCRIPT_LIMIT:
         console.print(f"(transcript omitted for more than {TRANSCRIPT_LIMIT} coins; use --json)")
         return
-    table = RichTable(title="Optimal play")
-    for header in ("#", "Coins left", "Player", "Move", "Takes", "First", "Second"):
-        table.add_column(
-            header, justify="right" if header in ("#", "Takes", "First", "Second") else "left"
-        )
+    table = fitted_table(
+        ("#", "Coins left", "Player", "Move", "Takes", "First", "Second"),
+        text=("Coins left", "Player", "Move"),
+        title="Optimal play",
+        box=box.HEAVY_HEAD,
+        collapse_padding=False,
+        pad_edge=True,
+    )
     for row in solution.transcript():
         table.add_row(
             str(row.step),
@@ -232,5 +240,8 @@ def print_solution(solution: Solution, console: Console) -> None:
         )
     console.print(table)
     for label, indices in (("First", solution.first_coins), ("Second", solution.second_coins)):
-        taken = ", ".join(f"{format_value(solution.coins[i])} (#{i + 1})" for i in indices)
-        console.print(f"{label} player takes: {taken or 'nothing'}")
+        taken = ", ".join(format_value(solution.coins[i]) for i in indices)
+        word = "position" if len(indices) == 1 else "positions"
+        where = f" ({word} {', '.join(map(str, indices))})" if indices else ""
+        console.print(f"{label} player takes: {taken or 'nothing'}{where}")
+    console.print("Positions count from 0, the left end, as in --json.")

@@ -7,13 +7,11 @@ import sys
 from pathlib import Path
 
 import typer
-from rich import box
 from rich.console import Console
 from rich.markup import escape
-from rich.table import Table as RichTable
 
 from ..errors import MissingExtraError
-from ..numbers import ValueSpec, format_value, parse_coins
+from ..numbers import ValueSpec, format_value
 from ..refute import (
     MAX_KEPT,
     MAX_SEARCH_LENGTH,
@@ -29,7 +27,19 @@ from ..refute import (
 from ..rules import Rules
 from ..strategies import get, names
 from ..tournament import MAX_COINS, MAX_ROWS, Tournament, TournamentResult
-from . import app, check_output_path, fail, json_option, print_json, rules_option, run_steps
+from . import (
+    alphabet_text,
+    app,
+    check_output_path,
+    fail,
+    fitted_table,
+    given_option,
+    json_option,
+    print_json,
+    read_coins,
+    rules_option,
+    run_steps,
+)
 
 STRATEGY_HELP = f"Built-ins: {', '.join(names())}; or module:function."
 
@@ -43,11 +53,11 @@ def compare_command(
         "-g",
         help=f"Random rows (1 to {MAX_ROWS:,}); each is played in both seat orders by each pair.",
     ),
-    n: int = typer.Option(10, "--n", "-n", help=f"Coins per row (1 to {MAX_COINS:,})."),
+    n: int = typer.Option(10, "--length", "-n", help=f"Coins per row (1 to {MAX_COINS:,})."),
     values: str = typer.Option(
-        "1-9",
+        "1..9",
         "--values",
-        help="Coin values: a range such as 1-9 or a list such as 1,2,3,5 (totals up to 1e300).",
+        help="Coin values: a range LO..HI or a list such as 1,2,3,5 (totals up to 1e300).",
     ),
     seed: int = typer.Option(0, "--seed", help="Seed of the rows and of random strategies."),
     plot: Path | None = typer.Option(
@@ -70,7 +80,8 @@ def compare_command(
     """Tournament: every pair of strategies on the same random rows.
 
     Both seat orders are played; reports win, tie and loss rates, mean margin and mean regret
-    (points a strategy's own moves gave away against optimal play)."""
+    (points a strategy's own moves gave away against optimal play). Standings are ranked by
+    mean margin."""
     played = Tournament(strategies, games, n, values, seed, rules=Rules.parse(rules_text))
     _check_float_range(played.spec, n)
     if plot is not None:
@@ -97,11 +108,12 @@ def _print_tournament(result: TournamentResult, console: Console) -> None:
         f"{2 * result.rows_played} games per pair. Regret: points a strategy's own moves gave "
         "away against optimal play, per game."
     )
-    pairs = RichTable(title="Pairs (seen from the first strategy)", box=box.SIMPLE_HEAD)
-    for header in ("Strategy", "Opponent", "Win", "Tie", "Loss", "Margin", "Regret",
-                   "Opp regret"):  # fmt: skip
-        named = header in ("Strategy", "Opponent")
-        pairs.add_column(header, justify="left" if named else "right", no_wrap=True)
+    pairs = fitted_table(
+        ("Strategy", "Opponent", "Win", "Tie", "Loss", "Mean margin", "Mean regret",
+         "Opp regret"),
+        text=("Strategy", "Opponent"),
+        title="Pairs (seen from the first strategy)",
+    )  # fmt: skip
     for pair in result.pairs:
         pairs.add_row(
             escape(pair.strategy),
@@ -114,11 +126,11 @@ def _print_tournament(result: TournamentResult, console: Console) -> None:
             f"{pair.opponent_mean_regret:.2f}",
         )
     console.print(pairs)
-    standings = RichTable(title="Standings (all games of each strategy)", box=box.SIMPLE_HEAD)
-    for header in ("Strategy", "Games", "Win", "Tie", "Loss", "Margin", "Regret"):
-        standings.add_column(
-            header, justify="left" if header == "Strategy" else "right", no_wrap=True
-        )
+    standings = fitted_table(
+        ("Strategy", "Games", "Win", "Tie", "Loss", "Mean margin", "Mean regret"),
+        text=("Strategy",),
+        title="Standings (all games of each strategy, by mean margin)",
+    )
     for row in sorted(result.standings, key=lambda standing: -standing.mean_margin):
         standings.add_row(
             escape(row.strategy),
@@ -177,22 +189,28 @@ def _plot(result: TournamentResult, path: Path) -> None:
 
 @app.command("refute")
 def refute_command(
-    strategy: str = typer.Argument(..., help=f"The strategy to test. {STRATEGY_HELP}"),
-    alphabet: str | None = typer.Option(
-        None, "--alphabet", "-a", help="Coin values to search over (default 1,2,3)."
+    ctx: typer.Context,
+    strategy: str = typer.Argument(
+        ..., metavar="STRATEGY", help=f"The strategy to test. {STRATEGY_HELP}"
     ),
-    max_length: int | None = typer.Option(
-        None, "--max-length", "-m", help="Longest row searched (default 8)."
+    coins: list[str] | None = typer.Argument(
+        None,
+        metavar="COINS",
+        help="Check this one row instead of searching (coins as in every command: 2 1 2 3).",
+        show_default=False,
     ),
-    limit: int = typer.Option(
+    values: str = typer.Option(
+        "1,2,3",
+        "--values",
+        help="Coin values to search over: a list such as 1,2,3 or a range LO..HI.",
+    ),
+    max_length: int = typer.Option(8, "--max-length", "-m", help="Longest row searched."),
+    examples: int = typer.Option(
         1,
-        "--limit",
+        "--examples",
         "-k",
         help=f"Stop after K counterexamples (at most {MAX_KEPT:,}); 0 counts all within the "
         f"bounds and keeps the first {MAX_KEPT:,}.",
-    ),
-    row: str | None = typer.Option(
-        None, "--row", help="Check this one row (e.g. 2,1,2,3,3,3) instead of searching."
     ),
     rules_text: str = rules_option(
         "The rules of the game (docs/variants.md); under other rules than plain the "
@@ -202,36 +220,36 @@ def refute_command(
     as_json: bool = json_option(
         "Print JSON: strategy, searched (rows tried), found (counterexamples counted), "
         "counterexamples (the first ones kept: coins, "
-        "strategy_total, optimal_total, loss, strategy_line, optimal_line), alphabet, "
-        "max_length, requested_length, capped, interrupted.",
+        "strategy_total, optimal_total, loss, strategy_line, optimal_line), alphabet (the "
+        "values searched), max_length, requested_length, capped, interrupted.",
     ),
 ) -> None:
     """Find the smallest rows on which a strategy is not optimal.
 
     Rows are searched by length, then by values: a counterexample is a row on which STRATEGY,
     playing first against an optimal opponent, ends below the optimal first total. Where the
-    opponent has several optimal moves, every one is tried."""
+    opponent has several optimal moves, every one is tried. Given COINS, only that row is
+    checked."""
     rules = Rules.parse(rules_text)
-    if row is not None:
-        if alphabet is not None or max_length is not None:
-            fail("--row checks one row; --alphabet and --max-length only apply to a search")
-        result = _check_one(strategy, row, rules)
+    if coins:
+        given = [flag for flag in ("--values", "--max-length") if given_option(ctx, flag)]
+        if given:
+            fail(f"coins check one row; {' and '.join(given)} only apply to a search")
+        result = _check_one(strategy, coins, rules)
     else:
-        result = _search(strategy, "1,2,3" if alphabet is None else alphabet,
-                         8 if max_length is None else max_length,
-                         limit, as_json, rules)  # fmt: skip
+        result = _search(
+            strategy, alphabet_text(values, "--values"), max_length, examples, as_json, rules
+        )
     if as_json:
         print_json(result.to_dict())
     else:
-        _print_refutation(result, row is not None, Console(highlight=False))
+        _print_refutation(result, bool(coins), Console(highlight=False))
     if result.interrupted:
         raise typer.Exit(130)
 
 
-def _check_one(strategy: str, text: str, rules: Rules) -> RefuteResult:
-    coins = tuple(parse_coins(text))
-    if not coins:
-        fail("--row is empty: give coins such as 2,1,2,3,3,3")
+def _check_one(strategy: str, tokens: list[str], rules: Rules) -> RefuteResult:
+    coins = tuple(read_coins(tokens, None))
     result = RefuteResult(
         strategy, (), len(coins), len(coins), searched=1, complete=True, rules=rules
     )
