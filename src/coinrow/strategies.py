@@ -37,7 +37,7 @@ from .errors import (
 )
 from .game import MOVES, Game, Move, Position
 from .numbers import Value, exact_arithmetic, exact_row, is_int_array, zero_like
-from .play_values import PlayValues
+from .play_values import PlayValues, check_opponent
 from .rules import PLAIN, Rules, coerce_rules
 from .subgames import Subgames
 
@@ -57,19 +57,55 @@ def _plain_only(position: Position, name: str) -> None:
         )
 
 
+def is_deterministic(strategy: object) -> bool:
+    """True when the strategy declares that its move is a function of the position alone,
+    the same on every call (a ``deterministic`` attribute that is True) (O(1)).
+
+    Every built-in declares it: ``optimal`` (ties left or right), ``greedy``, ``parity``,
+    ``lookahead``, ``cooperative``, ``thibault``, ``thibault3``, and ``erring`` that never
+    or always slips (0 or 100 percent) are deterministic; ``random``, ``optimal:random``
+    and ``erring`` that slips sometimes are not, seeded or not (a seeded generator's moves
+    depend on the order it is asked in, not on the position). A user strategy that does
+    not declare ``deterministic = True`` counts as not deterministic.
+
+    >>> is_deterministic(greedy), is_deterministic(get("random:7")), is_deterministic(get("erring:0"))
+    (True, False, True)
+    """  # noqa: E501
+    return getattr(strategy, "deterministic", False) is True
+
+
+def reply_opponent(rules: Rules | str | None, *, allow_user: bool = False) -> Strategy | None:
+    """The second player of ``reply:S`` built by name, checked to be deterministic (see
+    :func:`is_deterministic`); None for other rules and for the opponents the engines know
+    (``greedy``) (O(1) for built-ins; imports a user module when ``allow_user``). Raises
+    :class:`~coinrow.errors.UnsupportedRulesError` for an opponent that is not
+    deterministic, naming the ones a ``reply`` accepts.
+
+    >>> reply_opponent("reply:lookahead:2").__name__, reply_opponent("reply:greedy")
+    ('lookahead(2)', None)
+    >>> reply_opponent("reply:erring:50")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.UnsupportedRulesError: rules reply:erring:50: the opponent must be deterministic (the engines ask it once per position, so an opponent whose move can vary gives no exact answer), and erring:50 is not; reply accepts optimal[:left|:right], greedy, parity, lookahead[:DEPTH], cooperative, thibault, thibault3, erring:0, erring:100, or a user strategy declaring deterministic = True
+    """  # noqa: E501
+    chosen = coerce_rules(rules)
+    if chosen.kind != "reply" or chosen.strategy in OPPONENTS:
+        return None
+    opponent = get(chosen.strategy or "", seed=0, allow_user=allow_user)
+    check_opponent(opponent, chosen)
+    return opponent
+
+
 def play_values(coins: Sequence[object], rules: Rules | str | None) -> PlayValues:
     """The :class:`~coinrow.play_values.PlayValues` of a row under the rules, with the
-    opponent of ``reply:S`` built by name when the engines do not know it (O(n^2) for the
-    interval variants' table, else O(1)).
+    opponent of ``reply:S`` built by name when the engines do not know it
+    (:func:`reply_opponent`) (O(n^2) for the interval variants' table, else O(1)).
 
     >>> play_values([3, 2, 10, 4], "reply:lookahead:2").rules
     Rules.parse('reply:lookahead:2')
     """
     chosen = coerce_rules(rules)
-    opponent = None
-    if chosen.kind == "reply" and chosen.strategy not in OPPONENTS:
-        opponent = get(chosen.strategy or "", allow_user=False)
-    return PlayValues(coins, chosen, opponent=opponent)
+    return PlayValues(coins, chosen, opponent=reply_opponent(chosen))
 
 
 class Optimal:
@@ -106,6 +142,11 @@ class Optimal:
         self._row: tuple[Value, ...] | None = None
         self.values: PlayValues | None = None
         self._values_row: tuple[Value, ...] | None = None
+
+    @property
+    def deterministic(self) -> bool:
+        """True unless ties are broken at random (:func:`is_deterministic`)."""
+        return self.ties != "random"
 
     def attach(self, subgames: Subgames) -> None:
         """Use ``subgames`` (the caller's, already built) for positions of its row (O(1))."""
@@ -258,6 +299,7 @@ def lookahead(depth: int) -> Strategy:
             return "L" if coins[lo] - layer[1] >= coins[hi] - layer[0] else "R"
 
     strategy.__name__ = strategy.__qualname__ = f"lookahead({depth})"
+    vars(strategy)["deterministic"] = True
     return strategy
 
 
@@ -270,6 +312,9 @@ class RandomStrategy:
 
     Under other rules: one of :meth:`~coinrow.game.Position.legal_moves` (O(moves)).
     """
+
+    #: Its moves vary, seeded or not (:func:`is_deterministic`).
+    deterministic = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = _random.Random(seed)
@@ -296,6 +341,8 @@ class Erring:
         self.rng = _random.Random(seed)
         self.optimal = Optimal()
         self.__name__ = f"erring({chance:g})"
+        #: Only a slip that never or always happens is a function of the position.
+        self.deterministic = chance in (0.0, 1.0)
 
     def __call__(self, position: Position) -> str:
         _plain_only(position, self.__name__)
@@ -495,6 +542,9 @@ def parity_total(coins: Sequence[Value]) -> Value:
         )
     return max(_parity_sums(coins))
 
+
+for _function in (greedy, parity, cooperative, thibault, thibault3):
+    vars(_function)["deterministic"] = True  # a function of the position (is_deterministic)
 
 #: Built-in strategies by name: the parameter syntax and a one-line description.
 BUILTINS: dict[str, tuple[str, str]] = {

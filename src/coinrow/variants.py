@@ -14,6 +14,7 @@ from .engines.table import MEMORY_BUDGET
 from .errors import UnknownEngineError, UnsupportedRulesError
 from .game import Position
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_value
+from .play_values import check_opponent
 from .rules import Rules, coerce_rules
 
 #: Engines per rules kind: the fast path (used for ``engine="reduction"``) and the general DP.
@@ -257,6 +258,8 @@ def solve_variant(
             f"unknown engine {engine_name!r}; choose one of: {', '.join(ENGINES)}"
         )
     row = coerce_coins(coins)
+    if chosen.kind == "reply" and opponent is not None:
+        check_opponent(opponent, chosen)
     fast = engine_name == "reduction" and chosen.kind in FAST_PATHS
     seconds, needed = kernels.variant_cost(
         row, chosen, fast=fast, opponent=opponent is not None, limit=max_seconds

@@ -86,6 +86,10 @@ def census_rules(rules: object, strategies: tuple[str, ...] = (), rows: bool = F
         raise UnsupportedRulesError(
             f"rules {chosen}: the census keeps every row's result in the plain game only"
         )
+    if chosen.kind == "reply":
+        from ..strategies import reply_opponent
+
+        reply_opponent(chosen, allow_user=True)  # refuses an opponent that is not deterministic
     return chosen
 
 
@@ -381,13 +385,10 @@ def _python_shard(
     family: Family, shard: Shard, rules: Rules, keep: int
 ) -> tuple[dict[int, int], VariantTally]:
     """Each row solved by solve_variant and counted."""
+    from ..strategies import reply_opponent
     from ..variants import solve_variant
 
-    opponent = None
-    if rules.kind == "reply" and rules.strategy != "greedy":
-        from ..strategies import get
-
-        opponent = get(rules.strategy or "", seed=0)
+    opponent = reply_opponent(rules, allow_user=True)
     tally = VariantTally(str(rules), compiled=False)
     sense = share_sense(rules)
     histogram: dict[int, int] = {}

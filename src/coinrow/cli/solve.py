@@ -136,12 +136,10 @@ def solve_rules(
     """``solve --rules``: the variant's solution as text or JSON (VariantSolution.to_dict),
     refused up front when estimated over a minute (unless ``--no-limit``) or over the
     memory budget."""
-    from ..strategies import get
+    from ..strategies import reply_opponent
     from ..variants import solve_variant
 
-    opponent = None
-    if rules.kind == "reply" and rules.strategy != "greedy":
-        opponent = get(rules.strategy or "")
+    opponent = reply_opponent(rules, allow_user=True)
     try:
         solution = solve_variant(
             row,
