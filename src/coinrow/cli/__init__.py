@@ -202,7 +202,13 @@ FLAGS: dict[str, dict[str, str]] = {
         "workers": "--workers",
         "timeout": "--connect-timeout",
     },
-    "compare": {"names": "STRATEGIES", "rows": "--games", "n": "--n", "values": "--values"},
+    "compare": {
+        "names": "STRATEGIES",
+        "rows": "--games",
+        "n": "--n",
+        "values": "--values",
+        "seed": "--seed",
+    },
     "refute": {"alphabet": "--alphabet", "max_length": "--max-length", "limit": "--limit"},
 }
 

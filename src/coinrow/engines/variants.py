@@ -40,7 +40,14 @@ from ..numbers import (
     zero_like,
 )
 from ..rules import Rules
-from . import MAX_SECONDS, duration_text, estimated_solve_seconds, reduction, subgame_seconds
+from . import (
+    MAX_SECONDS,
+    duration_text,
+    estimated_solve_seconds,
+    reduction,
+    seconds_limit,
+    subgame_seconds,
+)
 from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, int64_safe, kernel_row
 
 #: Side codes of a move: (side, count) -> text.
@@ -249,6 +256,7 @@ def variant_cost(
     """
     from .table import bytes_per_cell
 
+    limit = seconds_limit(limit)
     n = len(coins)
     if not n:
         return 0.0, 0
@@ -292,6 +300,7 @@ def check_variant_seconds(seconds: float, max_seconds: float | None, what: str) 
     ...
     coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 3 minutes, over the limit of 60 seconds
     """  # noqa: E501
+    max_seconds = seconds_limit(max_seconds)
     if max_seconds is not None and seconds > max_seconds:
         raise CostLimitError(
             f"{what} would take about {duration_text(seconds)}, over the limit of "
