@@ -458,6 +458,21 @@ class Census:
                 f"seconds, got {timeout}",
                 parameter="timeout",
             )
+        if self.store is None:
+            return self._run(scheduler, workers, timeout, progress)
+        self.store.lock()  # held since the folder was claimed or resumed; again on a 2nd run
+        try:
+            return self._run(scheduler, workers, timeout, progress)
+        finally:
+            self.store.release()
+
+    def _run(
+        self,
+        scheduler: str | None,
+        workers: int | None,
+        timeout: float,
+        progress: Progress | None,
+    ) -> CensusResult:
         started = time.perf_counter()
         totals = _copy_totals(self._reused)
         if self.store is not None:
