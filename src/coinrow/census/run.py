@@ -448,10 +448,8 @@ class Census:
         :data:`MAX_CONNECT_TIMEOUT`). Every result is checked to be the shard it was asked
         for before it is recorded. Complexity: see :func:`~coinrow.census.shards.run_shard`,
         over all missing shards; memory O(histogram + examples + shards in flight)."""
-        if workers is not None and workers < 0:
-            raise InvalidOptionError(
-                f"the number of workers must be >= 0, got {workers}", parameter="workers"
-            )
+        if scheduler is None:
+            check_workers(workers)  # before any process starts
         if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_CONNECT_TIMEOUT):
             raise InvalidOptionError(
                 f"the connect timeout must be more than 0 and at most {MAX_CONNECT_TIMEOUT:,} "
@@ -577,6 +575,51 @@ def _copy_totals(source: Totals) -> Totals:
     return copy.deepcopy(source)
 
 
+#: Memory a local worker process is given at the least: its interpreter, NumPy, Numba's
+#: kernels and a shard's scratch (measured near 200 MiB each), with room to work.
+WORKER_MEMORY = 512 * 2**20
+
+
+def max_workers() -> int:
+    """Most worker processes a local cluster may start on this machine: one per core this
+    process may run on, and no more than the available memory holds at
+    :data:`WORKER_MEMORY` each (at least 1) (O(1)).
+
+    >>> 1 <= max_workers() <= (os.cpu_count() or 1)
+    True
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    try:
+        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not on this system: cores alone
+        available = (cores or 1) * WORKER_MEMORY
+    return max(1, min(cores or 1, available // WORKER_MEMORY))
+
+
+def check_workers(workers: int | None) -> None:
+    """Refuse a number of local workers below 0 or above :func:`max_workers` with an
+    :class:`~coinrow.errors.InvalidOptionError` naming ``workers`` (O(1)).
+
+    >>> check_workers(10**6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.InvalidOptionError: at most ... worker processes on this machine (...), got 1000000
+    """
+    if workers is None:
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise InvalidOptionError(
+            f"the number of workers must be >= 0, got {workers!r:.40}", parameter="workers"
+        )
+    most = max_workers()
+    if workers > most:
+        raise InvalidOptionError(
+            f"at most {most} worker processes on this machine (one per core, "
+            f"{WORKER_MEMORY // 2**20} MiB of available memory each), got {workers}",
+            parameter="workers",
+        )
+
+
 @contextlib.contextmanager
 def dask_client(
     scheduler: str | None,
@@ -606,7 +649,8 @@ def dask_client(
             with client:
                 yield client
             return
-        count = workers or os.cpu_count() or 1
+        check_workers(workers)
+        count = workers or max_workers()
         import dask
 
         with (

@@ -210,6 +210,7 @@ FLAGS: dict[str, dict[str, str]] = {
         "seed": "--seed",
     },
     "refute": {"alphabet": "--alphabet", "max_length": "--max-length", "limit": "--limit"},
+    "solve-chunks": {"workers": "--workers"},
 }
 
 
