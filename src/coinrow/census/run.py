@@ -537,7 +537,10 @@ class Census:
             return
         from distributed import as_completed
 
-        with dask_client(scheduler, workers, timeout=timeout) as client:
+        with (
+            _cluster_loss(self._lost_text(scheduler)),
+            dask_client(scheduler, workers, timeout=timeout) as client,
+        ):
             planned = self.missing()
             window = SHARDS_IN_FLIGHT * max(len(client.scheduler_info()["workers"]), 1)
             asked: dict[str, Shard] = {}
@@ -558,6 +561,35 @@ class Census:
                 for following in itertools.islice(planned, 1):
                     running.add(submit(following))  # type: ignore[no-untyped-call]
                 yield shard, result
+
+    def _lost_text(self, scheduler: str | None) -> Callable[[], str]:
+        """What to say when the cluster goes away mid-census (told when it happens)."""
+
+        def text() -> str:
+            where = f"the Dask cluster at {scheduler}" if scheduler else "the local Dask cluster"
+            if self.store is None:
+                return f"{where} went away mid-census; nothing is recorded without an output folder"
+            recorded = len(self.store.entries)
+            return (
+                f"{where} went away mid-census; {recorded:,} shards are recorded in "
+                f"{self.store.directory}, and resuming the census there continues from them"
+            )
+
+        return text
+
+
+@contextlib.contextmanager
+def _cluster_loss(text: Callable[[], str]) -> Iterator[None]:
+    """Turn the cluster's going away (its futures cancelled, its connection closed) into one
+    :class:`~coinrow.errors.SchedulerError`; a shard's own error passes unchanged."""
+    from concurrent.futures import CancelledError
+
+    from distributed.comm.core import CommClosedError
+
+    try:
+        yield
+    except (CancelledError, CommClosedError) as error:
+        raise SchedulerError(text()) from error
 
 
 def _rate(strategies: Sequence[object]) -> float:
@@ -604,7 +636,7 @@ def check_workers(workers: int | None) -> None:
     Traceback (most recent call last):
     ...
     coinrow.errors.InvalidOptionError: at most ... worker processes on this machine (...), got 1000000
-    """
+    """  # noqa: E501
     if workers is None:
         return
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
@@ -640,14 +672,22 @@ def dask_client(
     quiet.setLevel(logging.ERROR)
     try:
         if scheduler is not None:
+            # its lost connection is told in one line (_cluster_loss), not in logged tracebacks
+            client_log = logging.getLogger("distributed.client")  # a level of its own
+            client_level = client_log.level
+            quiet.setLevel(logging.CRITICAL)
+            client_log.setLevel(logging.CRITICAL)
             try:
                 client = Client(scheduler, timeout=timeout)  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError, ValueError, TypeError) as error:
                 raise SchedulerError(
                     f"cannot reach the Dask scheduler at {scheduler}: {error}"
                 ) from None
-            with client:
-                yield client
+            try:
+                with client:
+                    yield client
+            finally:
+                client_log.setLevel(client_level)
             return
         check_workers(workers)
         count = workers or max_workers()
