@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
 
@@ -175,14 +175,14 @@ INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
 #: doubled-row DP. Other numbers scale these by the plain table's cost for them
 #: (:func:`coinrow.engines.subgame_seconds`).
 VARIANT_SUBGAME_SECONDS: dict[str, float] = {
-    "interval": 0.55e-6,
+    "interval": 0.35e-6,
     "both-ends": 0.65e-6,
-    "take": 5e-6,
-    "take-moves": 0.9e-6,
-    "take-any": 0.6e-6,
+    "take": 1.0e-6,
+    "take-moves": 0.2e-6,
+    "take-any": 0.35e-6,
     "reply": 0.8e-6,
-    "reply-object": 0.8e-6,
-    "reply-compiled": 1e-8,
+    "reply-object": 2.4e-6,
+    "reply-compiled": 0.45e-8,
     "players": 0.25e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
@@ -289,6 +289,42 @@ def _number_factor(coins: Sequence[Value], items: int, limit: float | None, key:
         return 1.0
     per_subgame = estimated_solve_seconds(list(coins), "table", items=items, limit=limit) / items
     return max(1.0, per_subgame / subgame_seconds("table"))
+
+
+def number_factor(coins: Sequence[Value], limit: float | None = None) -> float:
+    """How much more than small ints a subgame of these numbers costs (1 for int64-safe
+    ints; other numbers by the plain table's cost for them) (O(n)).
+
+    >>> number_factor([1, 2, 3]), number_factor([10**40, 1]) > 1
+    (1.0, True)
+    """
+    return _number_factor(coins, max(len(coins), 1) ** 2, limit, "interval")
+
+
+#: Measured seconds per subgame and player of the solves :class:`~coinrow.play_values.PlayValues`
+#: runs on the coins left at each position under ``reply`` and ``players`` (an analysis:
+#: one per position of the game), small ints, 2-core machine: 100 ns a subgame for
+#: ``reply`` (any opponent), 210 ns per subgame and player for ``players:p``.
+POSITION_SOLVE_SECONDS = {"reply": 1.0e-7, "players": 2.1e-7}
+
+
+def position_solves_cost(
+    coins: Sequence[Value], rules: Rules, lengths: Iterable[int], *, limit: float | None = None
+) -> float:
+    """Estimated seconds of solving the coins left at positions of these ``lengths`` (coins
+    left) under ``reply`` or ``players`` (0 for other rules, whose positions are read from
+    one table) (O(positions + n)).
+
+    >>> round(position_solves_cost([1] * 1000, Rules.parse("players:2"), range(1001)))
+    74
+    """
+    if rules.kind not in POSITION_SOLVE_SECONDS:
+        return 0.0
+    cells = sum(m * (m + 1) // 2 for m in lengths)
+    per_cell = POSITION_SOLVE_SECONDS[rules.kind] * (
+        rules.players if rules.kind == "players" else 1
+    )
+    return cells * per_cell * number_factor(coins, limit) * (1 + len(coins) / CACHE_COINS)
 
 
 def check_variant_seconds(seconds: float, max_seconds: float | None, what: str) -> None:
