@@ -146,7 +146,7 @@ def test_permission_denied_is_a_store_error(
     real_open = builtins.open
 
     def denied(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        if "manifest" in str(file) and "a" in mode:
+        if "manifest" in str(file) and ("a" in mode or "x" in mode):
             raise PermissionError(13, "Permission denied", str(file))
         return real_open(file, mode, *args, **kwargs)
 
@@ -250,9 +250,11 @@ def test_resume_counts_only_shards_that_prove_what_they_are(tmp_path: Path) -> N
 
     def edit(lines: dict[str, dict[str, Any]]) -> None:
         # the case: shard 9's line points at shard 10's file
-        lines["w14-9"].update(file=file[10].name, sha256=sha256(file[10]))
+        lines["w14-9"].update(
+            file=file[10].name, sha256=sha256(file[10]), size=file[10].stat().st_size
+        )
         for key in (5, 6, 7, 8):
-            lines[f"w14-{key}"]["sha256"] = sha256(file[key])
+            lines[f"w14-{key}"].update(sha256=sha256(file[key]), size=file[key].stat().st_size)
         lines["w14-11"]["rows"] = 1000  # a row count that is not the shard's
         lines["w14-13"]["shard"] = [1, 2]  # an unreadable line: shard 13 is missing
         lines["w14-14"]["run"] = "x"

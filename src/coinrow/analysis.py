@@ -16,6 +16,7 @@ from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from .engines import MAX_SECONDS, check_cost
+from .engines.variants import check_variant_seconds, position_solves_cost
 from .errors import IllegalMoveError
 from .game import Game, Position, parse_moves, seat_name
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_fields
@@ -330,6 +331,21 @@ def _summary(
     return PlayerSummary(player, len(own), total_loss, labels, start, final)
 
 
+def analysis_seconds(
+    coins: Sequence[Value], steps: int, rules: Rules, *, limit: float | None = None
+) -> float:
+    """Estimated seconds of :func:`analyze` of ``steps`` moves on a validated row under
+    ``reply`` or ``players`` (one solve of the coins left per position:
+    :func:`coinrow.engines.variants.position_solves_cost`); 0 under other rules, whose
+    positions come from one table (O(steps + n)).
+
+    >>> analysis_seconds([1] * 1000, 1000, Rules.parse("players:2")) > 10
+    True
+    """
+    lengths = range(len(coins) - steps, len(coins) + 1)  # coins left at each position
+    return position_solves_cost(coins, rules, lengths, limit=limit)
+
+
 def _analyze_under(
     coins: Sequence[object],
     moves: str | Sequence[str],
@@ -342,9 +358,9 @@ def _analyze_under(
     game = Game(row, moves, rules=rules)
     n, steps = len(row), len(game.moves)
     if rules.per_position:  # each position solves the coins left
-        work = (steps + 1) * n * n // 2 * rules.players
         what = f"analysing {steps:,} moves on {n:,} coins under {rules}"
-        check_cost(row, "table", max_seconds=max_seconds, what=what, items=work)
+        seconds = analysis_seconds(row, steps, rules, limit=max_seconds)
+        check_variant_seconds(seconds, max_seconds, what)
     queries = PlayValues(row, rules) if values is None else values
     typical = typical_coin(row)
     zero = queries.zero

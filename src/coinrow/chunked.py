@@ -229,6 +229,10 @@ def solve_folder(
         raise MissingExtraError(f"solving a row in chunks needs {', '.join(missing)}", "census")
     import numpy as np
 
+    from .census.run import check_workers, dask_client
+
+    if scheduler is None:
+        check_workers(workers)  # bounded by the machine, before any process starts
     files = chunk_files(folder)
     if max_stack_entries < 1:
         raise InvalidOptionError("max_stack_entries must be at least 1")
@@ -240,8 +244,6 @@ def solve_folder(
         if out.exists() and (not out.is_dir() or any(out.iterdir())):
             raise InputFileError(f"{out} must be a new or empty folder for the line")
         out.mkdir(parents=True, exist_ok=True)
-    from .census.run import dask_client
-
     with dask_client(
         scheduler, workers, timeout=CONNECT_SECONDS, memory_limit=memory_limit
     ) as client:

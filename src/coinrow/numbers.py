@@ -301,7 +301,8 @@ def coerce_coins(items: Iterable[object]) -> list[Value]:
 
 def _check_row_kind(items: object) -> None:
     """Refuse what is not an ordered row of numbers: non-iterables, bytes (their items are
-    byte values, not coins), sets and mappings (no order), arrays of more than one axis."""
+    byte values, not coins), sets and mappings (no order), arrays of other than one axis,
+    masked arrays with coins masked."""
     if isinstance(items, bytes | bytearray | memoryview):
         raise InvalidRowError("bytes are not a row of coins: decode the text, then parse it")
     if isinstance(items, Set | Mapping):
@@ -316,6 +317,12 @@ def _check_row_kind(items: object) -> None:
     if dimensions != 1:
         raise InvalidRowError(
             f"a row of coins is one-dimensional; this array has {dimensions} dimensions"
+        )
+    mask = getattr(items, "mask", None)
+    if mask is not None and hasattr(items, "filled") and bool(getattr(mask, "any", bool)()):
+        raise InvalidRowError(
+            "a masked array hides some of its coins: give the coins of the row "
+            "(array.compressed()) or fill the masked ones (array.filled(value))"
         )
 
 

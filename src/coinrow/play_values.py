@@ -30,6 +30,29 @@ if TYPE_CHECKING:
     Opponent = Callable[[Position], str]
 
 
+#: The second players a ``reply`` accepts, for messages (coinrow.strategies.is_deterministic).
+DETERMINISTIC_OPPONENTS = (
+    "optimal[:left|:right], greedy, parity, lookahead[:DEPTH], cooperative, thibault, "
+    "thibault3, erring:0, erring:100, or a user strategy declaring deterministic = True"
+)
+
+
+def check_opponent(opponent: object, rules: Rules) -> None:
+    """Refuse a second player of ``reply:S`` that does not declare itself deterministic
+    (a ``deterministic`` attribute that is True: its move a function of the position
+    alone, see :func:`coinrow.strategies.is_deterministic`) with an
+    :class:`~coinrow.errors.UnsupportedRulesError` (O(1)): the engines ask it once per
+    position, so an opponent whose move can vary would give a different "exact" answer on
+    each run.
+    """
+    if getattr(opponent, "deterministic", False) is not True:
+        raise UnsupportedRulesError(
+            f"rules {rules}: the opponent must be deterministic (the engines ask it once per "
+            "position, so an opponent whose move can vary gives no exact answer), and "
+            f"{rules.strategy} is not; reply accepts {DETERMINISTIC_OPPONENTS}"
+        )
+
+
 class PlayValues:
     """Every player's final totals with best play and the optimal moves, from any position
     of one row under one rules.
@@ -71,6 +94,8 @@ class PlayValues:
             else None
         )
         if self.rules.known_opponent:
+            if opponent is not None:
+                check_opponent(opponent, self.rules)
             self._reply = self._reply_opponent()
 
     def _reply_opponent(self) -> engines.Opponent:

@@ -37,7 +37,7 @@ from .errors import (
 )
 from .game import MOVES, Game, Move, Position
 from .numbers import Value, exact_arithmetic, exact_row, is_int_array, zero_like
-from .play_values import PlayValues
+from .play_values import PlayValues, check_opponent
 from .rules import PLAIN, Rules, coerce_rules
 from .subgames import Subgames
 
@@ -57,19 +57,55 @@ def _plain_only(position: Position, name: str) -> None:
         )
 
 
+def is_deterministic(strategy: object) -> bool:
+    """True when the strategy declares that its move is a function of the position alone,
+    the same on every call (a ``deterministic`` attribute that is True) (O(1)).
+
+    Every built-in declares it: ``optimal`` (ties left or right), ``greedy``, ``parity``,
+    ``lookahead``, ``cooperative``, ``thibault``, ``thibault3``, and ``erring`` that never
+    or always slips (0 or 100 percent) are deterministic; ``random``, ``optimal:random``
+    and ``erring`` that slips sometimes are not, seeded or not (a seeded generator's moves
+    depend on the order it is asked in, not on the position). A user strategy that does
+    not declare ``deterministic = True`` counts as not deterministic.
+
+    >>> is_deterministic(greedy), is_deterministic(get("random:7")), is_deterministic(get("erring:0"))
+    (True, False, True)
+    """  # noqa: E501
+    return getattr(strategy, "deterministic", False) is True
+
+
+def reply_opponent(rules: Rules | str | None, *, allow_user: bool = False) -> Strategy | None:
+    """The second player of ``reply:S`` built by name, checked to be deterministic (see
+    :func:`is_deterministic`); None for other rules and for the opponents the engines know
+    (``greedy``) (O(1) for built-ins; imports a user module when ``allow_user``). Raises
+    :class:`~coinrow.errors.UnsupportedRulesError` for an opponent that is not
+    deterministic, naming the ones a ``reply`` accepts.
+
+    >>> reply_opponent("reply:lookahead:2").__name__, reply_opponent("reply:greedy")
+    ('lookahead(2)', None)
+    >>> reply_opponent("reply:erring:50")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.UnsupportedRulesError: rules reply:erring:50: the opponent must be deterministic (the engines ask it once per position, so an opponent whose move can vary gives no exact answer), and erring:50 is not; reply accepts optimal[:left|:right], greedy, parity, lookahead[:DEPTH], cooperative, thibault, thibault3, erring:0, erring:100, or a user strategy declaring deterministic = True
+    """  # noqa: E501
+    chosen = coerce_rules(rules)
+    if not chosen.known_opponent or chosen.strategy in OPPONENTS:
+        return None
+    opponent = get(chosen.strategy or "", seed=0, allow_user=allow_user)
+    check_opponent(opponent, chosen)
+    return opponent
+
+
 def play_values(coins: Sequence[object], rules: Rules | str | None) -> PlayValues:
     """The :class:`~coinrow.play_values.PlayValues` of a row under the rules, with the
-    opponent of ``reply:S`` built by name when the engines do not know it (O(n^2) for the
-    interval variants' table, else O(1)).
+    opponent of ``reply:S`` built by name when the engines do not know it
+    (:func:`reply_opponent`) (O(n^2) for the interval variants' table, else O(1)).
 
     >>> play_values([3, 2, 10, 4], "reply:lookahead:2").rules
     Rules.parse('reply:lookahead:2')
     """
     chosen = coerce_rules(rules)
-    opponent = None
-    if chosen.known_opponent and chosen.strategy not in OPPONENTS:
-        opponent = get(chosen.strategy or "", allow_user=False)
-    return PlayValues(coins, chosen, opponent=opponent)
+    return PlayValues(coins, chosen, opponent=reply_opponent(chosen))
 
 
 class Optimal:
@@ -106,6 +142,11 @@ class Optimal:
         self._row: tuple[Value, ...] | None = None
         self.values: PlayValues | None = None
         self._values_row: tuple[Value, ...] | None = None
+
+    @property
+    def deterministic(self) -> bool:
+        """True unless ties are broken at random (:func:`is_deterministic`)."""
+        return self.ties != "random"
 
     def attach(self, subgames: Subgames) -> None:
         """Use ``subgames`` (the caller's, already built) for positions of its row (O(1))."""
@@ -253,6 +294,7 @@ def lookahead(depth: int) -> Strategy:
             return "L" if coins[lo] - layer[1] >= coins[hi] - layer[0] else "R"
 
     strategy.__name__ = strategy.__qualname__ = f"lookahead({depth})"
+    vars(strategy)["deterministic"] = True
     return strategy
 
 
@@ -265,6 +307,9 @@ class RandomStrategy:
 
     Under other rules: one of :meth:`~coinrow.game.Position.legal_moves` (O(moves)).
     """
+
+    #: Its moves vary, seeded or not (:func:`is_deterministic`).
+    deterministic = False
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = _random.Random(seed)
@@ -291,6 +336,8 @@ class Erring:
         self.rng = _random.Random(seed)
         self.optimal = Optimal()
         self.__name__ = f"erring({chance:g})"
+        #: Only a slip that never or always happens is a function of the position.
+        self.deterministic = chance in (0.0, 1.0)
 
     def __call__(self, position: Position) -> str:
         _plain_only(position, self.__name__)
@@ -298,6 +345,84 @@ class Erring:
         if position.lo < position.hi and self.rng.random() < self.chance:
             return "R" if best == "L" else "L"
         return best
+
+
+#: Measured seconds per subgame of one cooperative sweep (and of one layer cell of
+#: ``lookahead``) on small ints, 2-core machine: through Python, and in the compiled kernel
+#: (int64-safe int rows of :data:`~coinrow.engines.dispatch.KERNEL_MIN_LENGTH` coins or more).
+SWEEP_SECONDS = {"python": 1.6e-7, "compiled": 0.22e-9}
+
+
+def _sweep_seconds(coins: Sequence[Value], cells_by_length: Iterable[tuple[int, int]]) -> float:
+    """Seconds of sweeps of ``cells`` subgames over the coins left, by length left."""
+    from .engines.variants import number_factor
+
+    factor = number_factor(coins)
+    compiled = kernel_row(list(coins), 1) is not None
+    threshold = KERNEL_MIN_LENGTH["cooperative"] or 0
+    seconds = 0.0
+    for length, cells in cells_by_length:
+        if compiled and length >= threshold:
+            seconds += cells * SWEEP_SECONDS["compiled"]
+        else:
+            seconds += cells * SWEEP_SECONDS["python"] * factor
+    return seconds
+
+
+def move_seconds(name: str, coins: Sequence[Value]) -> float:
+    """Estimated seconds of one move of the built-in strategy ``name`` on a validated row of
+    the coins left (O(1); O(n) for a non-int row's number size): ``cooperative`` sweeps the
+    coins left twice (O(m^2)), ``lookahead:D`` fills min(D, m)^2 / 2 cells; the others
+    move in O(m) or less (0 here; ``optimal``'s table is the game's, see
+    :func:`game_seconds`). The web asks this before a move.
+
+    >>> move_seconds("cooperative", [1] * 500) > move_seconds("greedy", [1] * 500) == 0
+    True
+    """
+    m = len(coins)
+    base, _, parameter = name.strip().partition(":")
+    if base == "cooperative":
+        return _sweep_seconds(coins, [(m - 1, m * (m - 1))])
+    if base == "lookahead":
+        depth = int(parameter) if parameter.isdigit() else DEFAULT_LOOKAHEAD
+        horizon = min(depth, m)
+        return horizon * horizon / 2 * SWEEP_SECONDS["python"] * number_factor_of(coins)
+    return 0.0
+
+
+def game_seconds(coins: Sequence[Value], first: str, second: str) -> float:
+    """Estimated seconds of :func:`play` between the built-ins ``first`` and ``second`` on
+    a validated row (O(n)): each seat's moves by :func:`move_seconds` at the lengths it
+    moves at, plus one table of the row for ``optimal`` and ``erring`` (O(n^2) to fill).
+    The web asks this before a duel.
+
+    >>> game_seconds([1] * 300, "cooperative", "optimal") > game_seconds([1] * 300, "greedy", "optimal")
+    True
+    """  # noqa: E501
+    from .engines import estimated_solve_seconds
+
+    n = len(coins)
+    seconds = 0.0
+    for seat, name in enumerate((first, second)):
+        base, _, parameter = name.strip().partition(":")
+        lengths = range(n - seat, 0, -2)  # coins left at this seat's moves
+        if base == "cooperative":
+            seconds += _sweep_seconds(coins, [(m - 1, m * (m - 1)) for m in lengths])
+        elif base == "lookahead":
+            depth = int(parameter) if parameter.isdigit() else DEFAULT_LOOKAHEAD
+            cells = sum(min(depth, m) ** 2 // 2 for m in lengths)
+            seconds += cells * SWEEP_SECONDS["python"] * number_factor_of(coins)
+        elif base in ("optimal", "erring") and n:
+            seconds += estimated_solve_seconds(coins, "table")
+    return seconds
+
+
+def number_factor_of(coins: Sequence[Value]) -> float:
+    """How much more than small ints a step of exact arithmetic on these coins costs (1 for
+    int64-safe ints) (O(n))."""
+    from .engines.variants import number_factor
+
+    return number_factor(coins)
 
 
 def _cooperative_sweep(coins: Sequence[Value]) -> Value:
@@ -490,6 +615,9 @@ def parity_total(coins: Sequence[Value]) -> Value:
         )
     return max(_parity_sums(coins))
 
+
+for _function in (greedy, parity, cooperative, thibault, thibault3):
+    vars(_function)["deterministic"] = True  # a function of the position (is_deterministic)
 
 #: Built-in strategies by name: the parameter syntax and a one-line description.
 BUILTINS: dict[str, tuple[str, str]] = {

@@ -211,6 +211,11 @@ class Tournament:
                 f"the number of coins per row must be 1 to {MAX_COINS:,}, got {n:,}",
                 parameter="n",
             )
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise InvalidOptionError(  # as the census and puzzles: seeds are whole numbers >= 0
+                f"the seed must be a whole number of at least 0, got {seed!r:.40}",
+                parameter="seed",
+            )
         with concerning("values"):
             self.spec = ValueSpec.parse(values)
         for name in names:

@@ -14,6 +14,7 @@ from .engines.table import MEMORY_BUDGET
 from .errors import UnknownEngineError, UnsupportedRulesError
 from .game import Position
 from .numbers import Value, coerce_coins, exact_arithmetic
+from .play_values import check_opponent
 from .rules import Rules, coerce_rules
 
 #: A strategy of the studies layer: a function of a :class:`~coinrow.game.Position`.
@@ -80,6 +81,8 @@ def run_variant(
             f"unknown engine {engine_name!r}; choose one of: {', '.join(ENGINES)}"
         )
     row = coerce_coins(coins)
+    if chosen.known_opponent and opponent is not None:
+        check_opponent(opponent, chosen)
     fast = engine_name == "reduction" and chosen.fast_path
     seconds, needed = kernels.variant_cost(
         row, chosen, fast=fast, opponent=opponent is not None, limit=max_seconds

@@ -449,16 +449,29 @@ class Census:
         :data:`MAX_CONNECT_TIMEOUT`). Every result is checked to be the shard it was asked
         for before it is recorded. Complexity: see :func:`~coinrow.census.shards.run_shard`,
         over all missing shards; memory O(histogram + examples + shards in flight)."""
-        if workers is not None and workers < 0:
-            raise InvalidOptionError(
-                f"the number of workers must be >= 0, got {workers}", parameter="workers"
-            )
+        if scheduler is None:
+            check_workers(workers)  # before any process starts
         if not (isinstance(timeout, int | float) and 0 < timeout <= MAX_CONNECT_TIMEOUT):
             raise InvalidOptionError(
                 f"the connect timeout must be more than 0 and at most {MAX_CONNECT_TIMEOUT:,} "
                 f"seconds, got {timeout}",
                 parameter="timeout",
             )
+        if self.store is None:
+            return self._run(scheduler, workers, timeout, progress)
+        self.store.lock()  # held since the folder was claimed or resumed; again on a 2nd run
+        try:
+            return self._run(scheduler, workers, timeout, progress)
+        finally:
+            self.store.release()
+
+    def _run(
+        self,
+        scheduler: str | None,
+        workers: int | None,
+        timeout: float,
+        progress: Progress | None,
+    ) -> CensusResult:
         started = time.perf_counter()
         totals = _copy_totals(self._reused)
         if self.store is not None:
@@ -525,7 +538,10 @@ class Census:
             return
         from distributed import as_completed
 
-        with dask_client(scheduler, workers, timeout=timeout) as client:
+        with (
+            _cluster_loss(self._lost_text(scheduler)),
+            dask_client(scheduler, workers, timeout=timeout) as client,
+        ):
             planned = self.missing()
             window = SHARDS_IN_FLIGHT * max(len(client.scheduler_info()["workers"]), 1)
             asked: dict[str, Shard] = {}
@@ -547,6 +563,35 @@ class Census:
                     running.add(submit(following))  # type: ignore[no-untyped-call]
                 yield shard, result
 
+    def _lost_text(self, scheduler: str | None) -> Callable[[], str]:
+        """What to say when the cluster goes away mid-census (told when it happens)."""
+
+        def text() -> str:
+            where = f"the Dask cluster at {scheduler}" if scheduler else "the local Dask cluster"
+            if self.store is None:
+                return f"{where} went away mid-census; nothing is recorded without an output folder"
+            recorded = len(self.store.entries)
+            return (
+                f"{where} went away mid-census; {recorded:,} shards are recorded in "
+                f"{self.store.directory}, and resuming the census there continues from them"
+            )
+
+        return text
+
+
+@contextlib.contextmanager
+def _cluster_loss(text: Callable[[], str]) -> Iterator[None]:
+    """Turn the cluster's going away (its futures cancelled, its connection closed) into one
+    :class:`~coinrow.errors.SchedulerError`; a shard's own error passes unchanged."""
+    from concurrent.futures import CancelledError
+
+    from distributed.comm.core import CommClosedError
+
+    try:
+        yield
+    except (CancelledError, CommClosedError) as error:
+        raise SchedulerError(text()) from error
+
 
 def _rate(strategies: Sequence[object]) -> float:
     """Rows per second of one core for a census with these compiled strategies (None: a
@@ -561,6 +606,51 @@ def _copy_totals(source: Totals) -> Totals:
     import copy
 
     return copy.deepcopy(source)
+
+
+#: Memory a local worker process is given at the least: its interpreter, NumPy, Numba's
+#: kernels and a shard's scratch (measured near 200 MiB each), with room to work.
+WORKER_MEMORY = 512 * 2**20
+
+
+def max_workers() -> int:
+    """Most worker processes a local cluster may start on this machine: one per core this
+    process may run on, and no more than the available memory holds at
+    :data:`WORKER_MEMORY` each (at least 1) (O(1)).
+
+    >>> 1 <= max_workers() <= (os.cpu_count() or 1)
+    True
+    """
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    try:
+        available = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):  # not on this system: cores alone
+        available = (cores or 1) * WORKER_MEMORY
+    return max(1, min(cores or 1, available // WORKER_MEMORY))
+
+
+def check_workers(workers: int | None) -> None:
+    """Refuse a number of local workers below 0 or above :func:`max_workers` with an
+    :class:`~coinrow.errors.InvalidOptionError` naming ``workers`` (O(1)).
+
+    >>> check_workers(10**6)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.InvalidOptionError: at most ... worker processes on this machine (...), got 1000000
+    """  # noqa: E501
+    if workers is None:
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 0:
+        raise InvalidOptionError(
+            f"the number of workers must be >= 0, got {workers!r:.40}", parameter="workers"
+        )
+    most = max_workers()
+    if workers > most:
+        raise InvalidOptionError(
+            f"at most {most} worker processes on this machine (one per core, "
+            f"{WORKER_MEMORY // 2**20} MiB of available memory each), got {workers}",
+            parameter="workers",
+        )
 
 
 @contextlib.contextmanager
@@ -583,16 +673,25 @@ def dask_client(
     quiet.setLevel(logging.ERROR)
     try:
         if scheduler is not None:
+            # its lost connection is told in one line (_cluster_loss), not in logged tracebacks
+            client_log = logging.getLogger("distributed.client")  # a level of its own
+            client_level = client_log.level
+            quiet.setLevel(logging.CRITICAL)
+            client_log.setLevel(logging.CRITICAL)
             try:
                 client = Client(scheduler, timeout=timeout)  # type: ignore[no-untyped-call]
             except (OSError, TimeoutError, ValueError, TypeError) as error:
                 raise SchedulerError(
                     f"cannot reach the Dask scheduler at {scheduler}: {error}"
                 ) from None
-            with client:
-                yield client
+            try:
+                with client:
+                    yield client
+            finally:
+                client_log.setLevel(client_level)
             return
-        count = workers or os.cpu_count() or 1
+        check_workers(workers)
+        count = workers or max_workers()
         import dask
 
         with (

@@ -23,16 +23,19 @@ reported, as is every manifest line that cannot be read (:func:`parse_line`).
 from __future__ import annotations
 
 import contextlib
+import errno
+import fcntl
 import hashlib
 import json
 import os
 import re
+import stat
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..counterexamples import Counterexample
 from ..errors import CensusStoreError, CoinrowError
@@ -61,6 +64,9 @@ class Entry:
     run: int
     rows_file: str | None = None
     rows_sha256: str | None = None
+    #: The files' sizes in bytes (None in lines that do not record them: recomputed).
+    size: int | None = None
+    rows_size: int | None = None
 
 
 @dataclass(frozen=True)
@@ -93,8 +99,14 @@ class Store:
     """The folder of a census: ``resume`` continues the census recorded there (same job
     required); otherwise the folder must not hold a census yet (it is created if needed).
 
-    Every file operation that fails (a folder without write permission, a full disk) raises
-    :class:`~coinrow.errors.CensusStoreError` naming the path."""
+    The folder is claimed atomically: a new census writes its manifest's header (the job,
+    its fingerprint included) under a temporary name and links it to ``manifest.jsonl``,
+    which fails if any other census got there first; and the census holds an exclusive lock
+    (``flock``) on the manifest from then until :meth:`release` (or its process ends, even
+    by SIGKILL), which a second census, new or resuming, is refused without: two censuses
+    never write one folder. Every file operation that fails (a folder without write
+    permission, a full disk) raises :class:`~coinrow.errors.CensusStoreError` naming the
+    path, and leaves no temporary file behind."""
 
     def __init__(self, directory: Path, job: Job, resume: bool) -> None:
         self.directory = Path(directory)
@@ -105,6 +117,7 @@ class Store:
         self.entries: dict[str, Entry] = {}
         self.ignored: list[Ignored] = []
         self.run = 1
+        self._lock: IO[bytes] | None = None
         if resume:
             self._open_existing()
         else:
@@ -114,16 +127,78 @@ class Store:
                 )
             with _os_errors(f"cannot create {self.directory}"):
                 self.directory.mkdir(parents=True, exist_ok=True)
-            self._append(self._header())
+            self._claim()
+
+    def _claim(self) -> None:
+        """Create the manifest with its header, atomically and locked (see the class)."""
+        header = (json.dumps(self._header(), sort_keys=True) + "\n").encode()
+        temporary = self.directory / f".{MANIFEST}.{os.getpid()}.tmp"
+        with _os_errors(f"cannot write {self.manifest}"):
+            handle = open(temporary, "xb")  # noqa: SIM115 - kept open: it holds the lock
+            try:
+                handle.write(header)
+                handle.flush()
+                os.fsync(handle.fileno())
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: free
+                try:
+                    os.link(temporary, self.manifest)  # the claim: fails if the name exists
+                except FileExistsError:
+                    raise CensusStoreError(
+                        f"{self.directory} was just claimed by another census; resume it "
+                        "once that one ends, or choose another folder"
+                    ) from None
+            except BaseException:
+                handle.close()
+                raise
+            finally:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+        self._lock = handle
+
+    def lock(self) -> None:
+        """Hold the exclusive lock on the manifest (no-op while held), or raise
+        :class:`~coinrow.errors.CensusStoreError` in one line when another census holds it
+        (O(1))."""
+        if self._lock is not None:
+            return
+        with _os_errors(f"cannot read {self.manifest}"):
+            handle = _open_regular(self.manifest, self.directory)
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise CensusStoreError(
+                f"{self.directory} is being written by another census right now; resume it "
+                "once that one ends"
+            ) from None
+        self._lock = handle
+
+    def release(self) -> None:
+        """Let go of the lock on the manifest (O(1)); :meth:`lock` takes it again."""
+        if self._lock is not None:
+            self._lock.close()
+            self._lock = None
 
     def _header(self) -> dict[str, Any]:
         return {"format": FORMAT, "job": self.job.to_dict(), "created": _now()}
 
     def _open_existing(self) -> None:
+        if self.manifest.is_symlink():
+            raise CensusStoreError(f"{self.manifest} is a symbolic link, not a census manifest")
         if not self.manifest.is_file():
             raise CensusStoreError(f"{self.directory} holds no census to resume (no {MANIFEST})")
+        self.lock()
+        try:
+            self._read_manifest()
+        except BaseException:
+            self.release()
+            raise
+
+    def _read_manifest(self) -> None:
+        assert self._lock is not None
         with _os_errors(f"cannot read {self.manifest}"):
-            data = self.manifest.read_bytes()
+            self._lock.seek(0)
+            data = self._lock.read()
         lines = data.split(b"\n")
         header = _json_object(lines[0])
         if header is None or header.get("format") != FORMAT:
@@ -159,7 +234,7 @@ class Store:
             return None, ""
         if entry.rows != shard.count:
             return None, f"its manifest line says {entry.rows:,} rows, not {shard.count:,}"
-        table, reason = self._read(entry.file, entry.sha256, shard, "summary")
+        table, reason = self._read(entry.file, entry.sha256, entry.size, shard, "summary")
         if table is None:
             return None, reason
         try:
@@ -179,24 +254,36 @@ class Store:
         if self.job.rows:
             if entry.rows_file is None or entry.rows_sha256 is None:
                 return None, "its per-row file is not recorded"
-            rows, reason = self._read(entry.rows_file, entry.rows_sha256, shard, "rows")
+            rows, reason = self._read(
+                entry.rows_file, entry.rows_sha256, entry.rows_size, shard, "rows"
+            )
             if rows is None:
                 return None, f"per-row file: {reason}"
             if rows.num_rows != shard.count:
                 return None, f"its per-row file holds {rows.num_rows:,} rows, not {shard.count:,}"
         return result, ""
 
-    def _read(self, name: str, checksum: str, shard: Shard, kind: str) -> tuple[Any, str]:
-        """A recorded file's table, or None and why it cannot be counted."""
+    def _read(
+        self, name: str, checksum: str, size: int | None, shard: Shard, kind: str
+    ) -> tuple[Any, str]:
+        """A recorded file's table, or None and why it cannot be counted. The file is opened
+        only as a regular file of the folder (no symbolic link, device or FIFO) and read
+        only up to its recorded size (O(size))."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        path = self.directory / name
+        if size is None:
+            return None, f"its manifest line records no size for {name}"
         try:
-            data = path.read_bytes()
+            with _open_regular(self.directory / name, self.directory) as handle:
+                if os.fstat(handle.fileno()).st_size > size:
+                    return None, f"its file {name} is larger than its recorded size"
+                data = handle.read(size + 1)
+        except CensusStoreError as error:
+            return None, str(error)
         except OSError:
             return None, f"its file {name} is missing or unreadable"
-        if _sha256(data) != checksum:
+        if len(data) != size or _sha256(data) != checksum:
             return None, f"its file {name} does not match its checksum"
         try:
             table = pq.read_table(pa.BufferReader(data))
@@ -238,18 +325,21 @@ class Store:
         }
         name = f"shard-{shard.key}.parquet"
         summary = _with_identity(summary_table(result), shard_identity(self.job, shard, "summary"))
-        entry["file"], entry["sha256"] = name, self._write_atomic(name, summary)
+        entry["file"] = name
+        entry["sha256"], entry["size"] = self._write_atomic(name, summary)
         if result.table is not None:
             rows_name = f"rows-{shard.key}.parquet"
             rows = _with_identity(result.table, shard_identity(self.job, shard, "rows"))
             entry["rows_file"] = rows_name
-            entry["rows_sha256"] = self._write_atomic(rows_name, rows)
+            entry["rows_sha256"], entry["rows_size"] = self._write_atomic(rows_name, rows)
         self._append(entry)
         parsed = parse_line(json.dumps(entry).encode())
         assert isinstance(parsed, Entry)
         self.entries[shard.key] = parsed
 
-    def _write_atomic(self, name: str, table: Any) -> str:
+    def _write_atomic(self, name: str, table: Any) -> tuple[str, int]:
+        """Write the table under a temporary name, then rename it; on any failure (a full
+        disk) the temporary file is removed. Returns its checksum and size."""
         import pyarrow as pa
         import pyarrow.parquet as pq
 
@@ -258,12 +348,17 @@ class Store:
         data = sink.getvalue().to_pybytes()
         temporary = self.directory / f".{name}.{os.getpid()}.tmp"
         with _os_errors(f"cannot write {self.directory / name}"):
-            with open(temporary, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, self.directory / name)
-        return _sha256(data)
+            try:
+                with open(temporary, "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(temporary, self.directory / name)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+                raise
+        return _sha256(data), len(data)
 
     def _append(self, line: dict[str, Any]) -> None:
         with (
@@ -314,8 +409,33 @@ def parse_line(text: bytes) -> Entry | int | str:
     for name, checksum in zip(files[::2], files[1::2], strict=True):
         if not _file_name(name) or not isinstance(checksum, str) or not _SHA256.fullmatch(checksum):
             return f"shard {key}: a file name or checksum is malformed"
+    sizes = [line.get("size"), line.get("rows_size")]
+    if not all(size is None or _count(size) for size in sizes):
+        return f"shard {key}: a file size is not a whole number"
     name, checksum, *rows_file = files
-    return Entry(key, name, checksum, line["rows"], run, *rows_file)  # type: ignore[arg-type]
+    if not rows_file:
+        rows_file = [None, None]
+    return Entry(key, name, checksum, line["rows"], run, *rows_file, *sizes)  # type: ignore[arg-type]
+
+
+def _open_regular(path: Path, folder: Path) -> IO[bytes]:
+    """``path`` opened for reading only if it is a regular file of ``folder``: never
+    following a symbolic link, never blocking on a FIFO, never reading a device (raises
+    :class:`~coinrow.errors.CensusStoreError` saying what it is; OSError when missing)."""
+    if path.parent != folder:
+        raise CensusStoreError(f"{path.name} is not a file of the census folder")
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # O_NOFOLLOW met a symbolic link
+            raise CensusStoreError(f"{path.name} is a symbolic link, not a file") from None
+        raise
+    handle = os.fdopen(descriptor, "rb")
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+        handle.close()
+        raise CensusStoreError(f"{path.name} is not a regular file")
+    return handle
 
 
 def _count(value: object) -> bool:

@@ -104,6 +104,10 @@ def census_rules(rules: object, strategies: tuple[str, ...] = (), rows: bool = F
         raise UnsupportedRulesError(
             f"rules {chosen}: the census keeps every row's result in the plain game only"
         )
+    if chosen.known_opponent:
+        from ..strategies import reply_opponent
+
+        reply_opponent(chosen, allow_user=True)  # refuses an opponent that is not deterministic
     return chosen
 
 
@@ -400,12 +404,9 @@ def _python_shard(
 ) -> tuple[dict[int, int], VariantTally]:
     """Each row solved by :func:`coinrow.solve` and counted."""
     from ..solution import solve
+    from ..strategies import reply_opponent
 
-    opponent = None
-    if rules.known_opponent and rules.strategy != "greedy":
-        from ..strategies import get
-
-        opponent = get(rules.strategy or "", seed=0)
+    opponent = reply_opponent(rules, allow_user=True)
     tally = VariantTally(str(rules), compiled=False)
     sense = share_sense(rules)
     histogram: dict[int, int] = {}

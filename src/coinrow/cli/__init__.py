@@ -282,8 +282,15 @@ FLAGS: dict[str, dict[str, str]] = {
         "workers": "--workers",
         "timeout": "--connect-timeout",
     },
-    "compare": {"names": "STRATEGIES", "rows": "--games", "n": "--length", "values": "--values"},
+    "compare": {
+        "names": "STRATEGIES",
+        "rows": "--games",
+        "n": "--length",
+        "values": "--values",
+        "seed": "--seed",
+    },
     "refute": {"alphabet": "--values", "max_length": "--max-length", "limit": "--examples"},
+    "solve-chunks": {"workers": "--workers"},
 }
 
 #: The version that drops the old spellings of :data:`RENAMED`.

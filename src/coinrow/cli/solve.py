@@ -137,11 +137,9 @@ def solve_rules(
     """``solve --rules``: the solution under the rules as text or JSON (Solution.to_dict),
     refused up front when estimated over a minute (unless ``--no-limit``) or over the
     memory budget."""
-    from ..strategies import get
+    from ..strategies import reply_opponent
 
-    opponent = None
-    if rules.known_opponent and rules.strategy != "greedy":
-        opponent = get(rules.strategy or "")
+    opponent = reply_opponent(rules, allow_user=True)
     try:
         solution = solve(
             row,

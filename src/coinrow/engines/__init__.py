@@ -9,12 +9,13 @@ follows its reduced row). Engines expect a row already validated by
 from __future__ import annotations
 
 import importlib
+import math
 from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import NamedTuple
 
-from ..errors import CostLimitError, UnknownEngineError
+from ..errors import CostLimitError, InvalidOptionError, UnknownEngineError
 from ..numbers import Value, sum_bits
 
 #: Engine names, default first.
@@ -157,6 +158,33 @@ def _items(engine: str, n: int) -> int:
     return n * (n + 1) // 2
 
 
+def seconds_limit(max_seconds: object) -> float | None:
+    """``max_seconds`` checked: None or infinity (no limit, as None) or a number of seconds
+    above 0; anything else (NaN, 0 or less, not a real number) raises
+    :class:`~coinrow.errors.InvalidOptionError` naming ``max_seconds`` (O(1)).
+
+    >>> seconds_limit(2), seconds_limit(float("inf"))
+    (2.0, None)
+    >>> seconds_limit(float("nan"))
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.InvalidOptionError: max_seconds must be a number of seconds above 0 or None, not nan
+    """  # noqa: E501
+    if max_seconds is None:
+        return None
+    if (
+        isinstance(max_seconds, bool)
+        or not isinstance(max_seconds, int | float | Fraction | Decimal)
+        or not max_seconds > 0  # NaN too
+    ):
+        raise InvalidOptionError(
+            f"max_seconds must be a number of seconds above 0 or None, not {max_seconds!r:.40}",
+            parameter="max_seconds",
+        )
+    limit = float(max_seconds)
+    return None if math.isinf(limit) else limit
+
+
 def estimated_solve_seconds(
     coins: Sequence[Value], engine: str, items: int | None = None, limit: float | None = None
 ) -> float:
@@ -173,6 +201,7 @@ def estimated_solve_seconds(
     from .dispatch import KERNEL_MIN_LENGTH, kernel_row
     from .table import bytes_per_cell
 
+    limit = seconds_limit(limit)
     n = len(coins)
     if n == 0:
         return 0.0
@@ -222,6 +251,7 @@ def check_cost(
     ...
     coinrow.errors.CostLimitError: a table of 300 coins would take about ... of 1 second
     """
+    max_seconds = seconds_limit(max_seconds)
     if max_seconds is None or len(coins) == 0:
         return 0.0
     seconds = estimated_solve_seconds(coins, engine, items, max_seconds)

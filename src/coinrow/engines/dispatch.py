@@ -96,6 +96,8 @@ def kernel_row(items: object, min_length: int | None, checked: bool = True) -> A
     """
     if min_length is None or isinstance(items, str) or not hasattr(items, "__len__"):
         return None
+    if getattr(items, "ndim", 1) != 1 or hasattr(items, "mask"):
+        return None  # 0-d or n-d arrays and masked arrays: the exact path refuses them
     if len(items) < min_length or not kernels_available():
         return None
     if is_int_array(items):

@@ -71,8 +71,15 @@ def check_subgame(lo: int, hi: int, n: int) -> None:
     ...
     coinrow.errors.SubgameError: subgame 3..1 is not inside a row of 3 coins
     """
+    if not (_whole(lo) and _whole(hi)):
+        raise SubgameError(f"a subgame's ends are whole numbers, not {lo!r:.20} and {hi!r:.20}")
     if not 0 <= lo <= hi + 1 <= n:
         raise SubgameError(f"subgame {lo}..{hi} is not inside a row of {n} coins")
+
+
+def _whole(end: object) -> bool:
+    """An int or an integer scalar (NumPy's), not a bool, a float or text."""
+    return not isinstance(end, bool) and hasattr(type(end), "__index__")
 
 
 def cell_count(n: int) -> int:

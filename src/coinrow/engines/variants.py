@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from array import array
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import accumulate
 from typing import Any, NamedTuple
 
@@ -40,7 +40,14 @@ from ..numbers import (
     zero_like,
 )
 from ..rules import Misere, Rules, StoneGameVII, join_moves
-from . import MAX_SECONDS, duration_text, estimated_solve_seconds, reduction, subgame_seconds
+from . import (
+    MAX_SECONDS,
+    duration_text,
+    estimated_solve_seconds,
+    reduction,
+    seconds_limit,
+    subgame_seconds,
+)
 from .dispatch import INT64_SAFE_LIMIT, KERNEL_MIN_LENGTH, int64_safe, kernel_row
 
 #: Side codes of a move: (side, count) -> text.
@@ -118,14 +125,14 @@ def variant_table(
 #: compiled) and its doubled-row DP. Other numbers scale these by the plain table's cost for them
 #: (:func:`coinrow.engines.subgame_seconds`).
 VARIANT_SUBGAME_SECONDS: dict[str, float] = {
-    "interval": 0.55e-6,
+    "interval": 0.35e-6,
     "three-moves": 0.65e-6,
-    "window-maxima": 5e-6,
-    "take-moves": 0.9e-6,
-    "take-any": 0.6e-6,
+    "window-maxima": 1.0e-6,
+    "take-moves": 0.2e-6,
+    "take-any": 0.35e-6,
     "reply-python": 0.8e-6,
-    "reply-object": 0.8e-6,
-    "reply-compiled": 1e-8,
+    "reply-object": 2.4e-6,
+    "reply-compiled": 0.45e-8,
     "seats": 0.25e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
@@ -196,12 +203,13 @@ def variant_cost(
 
     >>> seconds, needed = variant_cost([1] * 10_000, Rules.parse("take:any"))
     >>> round(seconds), needed // 10**6
-    (45, 200)
+    (26, 200)
     >>> variant_cost([1] * 10_000, Rules.parse("misere"))[0] < 0.1
     True
     """
     from .table import bytes_per_cell
 
+    limit = seconds_limit(limit)
     n = len(coins)
     if not n:
         return 0.0, 0
@@ -238,6 +246,42 @@ def _number_factor(coins: Sequence[Value], items: int, limit: float | None, key:
     return max(1.0, per_subgame / subgame_seconds("table"))
 
 
+def number_factor(coins: Sequence[Value], limit: float | None = None) -> float:
+    """How much more than small ints a subgame of these numbers costs (1 for int64-safe
+    ints; other numbers by the plain table's cost for them) (O(n)).
+
+    >>> number_factor([1, 2, 3]), number_factor([10**40, 1]) > 1
+    (1.0, True)
+    """
+    return _number_factor(coins, max(len(coins), 1) ** 2, limit, "interval")
+
+
+#: Measured seconds per subgame and player of the solves :class:`~coinrow.play_values.PlayValues`
+#: runs on the coins left at each position under ``reply`` and ``players`` (an analysis:
+#: one per position of the game), by the rules' engine, small ints, 2-core machine: 100 ns
+#: a subgame for ``reply`` (any opponent), 210 ns per subgame and player for ``players:p``.
+POSITION_SOLVE_SECONDS = {"reply-dp": 1.0e-7, "players-dp": 2.1e-7}
+
+
+def position_solves_cost(
+    coins: Sequence[Value], rules: Rules, lengths: Iterable[int], *, limit: float | None = None
+) -> float:
+    """Estimated seconds of solving the coins left at positions of these ``lengths`` (coins
+    left) under ``reply`` or ``players`` (0 for other rules, whose positions are read from
+    one table) (O(positions + n)).
+
+    >>> round(position_solves_cost([1] * 1000, Rules.parse("players:2"), range(1001)))
+    74
+    """
+    if not rules.per_position or rules.engine not in POSITION_SOLVE_SECONDS:
+        return 0.0
+    cells = sum(m * (m + 1) // 2 for m in lengths)
+    per_cell = POSITION_SOLVE_SECONDS[rules.engine] * (
+        rules.players if rules.engine == "players-dp" else 1
+    )
+    return cells * per_cell * number_factor(coins, limit) * (1 + len(coins) / CACHE_COINS)
+
+
 def check_variant_seconds(seconds: float, max_seconds: float | None, what: str) -> None:
     """Refuse an estimate over ``max_seconds`` with a
     :class:`~coinrow.errors.CostLimitError` naming the limit (O(1)); ``None`` checks nothing.
@@ -247,6 +291,7 @@ def check_variant_seconds(seconds: float, max_seconds: float | None, what: str) 
     ...
     coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 3 minutes, over the limit of 60 seconds
     """  # noqa: E501
+    max_seconds = seconds_limit(max_seconds)
     if max_seconds is not None and seconds > max_seconds:
         raise CostLimitError(
             f"{what} would take about {duration_text(seconds)}, over the limit of "

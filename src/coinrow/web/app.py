@@ -78,7 +78,7 @@ from ..review import evaluation
 from ..rules import Rules
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
-from ..strategies import BUILTINS, Optimal, get, play
+from ..strategies import BUILTINS, Optimal, game_seconds, get, move_seconds, play
 from ..subgames import Subgames
 from ..svg import triangle
 from . import models
@@ -805,11 +805,9 @@ def create_app(
         """
         row = row_of(body.coins, limits.play_coins)
         game = Game(row, body.moves)
-        if body.strategy.startswith("cooperative"):  # two O(n^2) sweeps of the coins left
-            rest = row[game.position.lo : game.position.hi + 1]
-            what = f"the cooperative strategy's move on {len(rest):,} coins"
-            cells = len(rest) * (len(rest) + 1)
-            check_cost(rest, "linear", max_seconds=request_seconds(), what=what, items=cells)
+        rest = row[game.position.lo : game.position.hi + 1]  # the library prices the move
+        what = f"the {body.strategy.partition(':')[0]} strategy's move on {len(rest):,} coins"
+        check_seconds(move_seconds(body.strategy, rest), what)
         seed = None if body.seed is None else body.seed * 1_000_003 + len(game.moves)
         strategy = get(body.strategy, seed=seed, allow_user=False)  # never imports user code
         return JSONResponse(position_data(game, strategy))
@@ -955,11 +953,9 @@ def create_app(
         """``strategies.play``: the line and totals of a game between two built-ins (the page
         shows greedy and odd/even losing to perfect play this way). O(n^2)."""
         row = row_of(body.coins, limits.analyze_coins)
-        n, what = len(row), f"a game between two strategies on {len(row):,} coins"
+        what = f"a game between two strategies on {len(row):,} coins"
         check_cost(row, "table", max_seconds=request_seconds(), what=what)  # optimal's table
-        if "cooperative" in (body.first.partition(":")[0], body.second.partition(":")[0]):
-            cells = n * (n + 1) * (n + 2) // 3  # two O(k^2) sweeps before each of its moves
-            check_cost(row, "linear", max_seconds=request_seconds(), what=what, items=cells)
+        check_seconds(game_seconds(row, body.first, body.second), what)  # the library's price
         first = get(body.first, seed=body.seed, allow_user=False)
         second = get(body.second, seed=body.seed, allow_user=False)
         game = play(row, first, second)
