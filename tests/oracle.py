@@ -149,6 +149,20 @@ def first_total(coins: Sequence[object]) -> Number:
     return value(coins, 0, len(coins) - 1)
 
 
+#: The plain game's sets of moves as the public API gives them: tuples of move texts.
+MOVE_SETS: dict[str, tuple[str, ...]] = {"": (), "L": ("L",), "R": ("R",), "LR": ("L", "R")}
+
+
+def best_move_set(coins: Sequence[object], lo: int = 0, hi: int | None = None) -> tuple[str, ...]:
+    """:func:`best_moves` as the public API gives a set of moves: ``("L",)``, ``("R",)`` or
+    ``("L", "R")`` (``()`` for no coins).
+
+    >>> best_move_set([1, 2, 4, 3]), best_move_set([8, 15, 3, 7]), best_move_set([])
+    (('L', 'R'), ('R',), ())
+    """
+    return MOVE_SETS[best_moves(coins, lo, hi) if coins else ""]
+
+
 def best_moves(coins: Sequence[object], lo: int = 0, hi: int | None = None) -> str:
     """Optimal moves in the subgame lo..hi: ``"L"``, ``"R"`` or ``"LR"`` (a single coin:
     ``"LR"``); the whole row by default.

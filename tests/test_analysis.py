@@ -24,7 +24,7 @@ def test_seed_example_opening_right_loses_one() -> None:
     game = coinrow.analyze([3, 2, 2, 3, 1, 2], "RLLLLL")
     first = game.moves[0]
     assert (first.guaranteed_before, first.guaranteed_after, first.loss) == (8, 7, 1)
-    assert first.best_moves == "L" and first.player == "first" and first.coin == 2
+    assert first.best_moves == ("L",) and first.player == "first" and first.coin == 2
     assert first.label == "mistake"  # 1 of a typical coin of 13/6
     assert [move.label for move in game.moves[1:]] == ["best"] * 5
     assert game.first.total_loss == 1 and game.second.total_loss == 0
@@ -43,7 +43,7 @@ def check_against_oracle(
     lo, hi, taken = 0, len(coins) - 1, [0, 0]
     for step, move in enumerate(line[:steps]):
         entry, mover = game.moves[step], step % 2
-        best = oracle.best_moves(coins, lo, hi)
+        best = oracle.best_move_set(coins, lo, hi)
         assert entry.guaranteed_before == taken[mover] + oracle.value(coins, lo, hi)
         assert entry.best_moves == best
         assert (entry.loss == 0) == (move in best)
@@ -101,7 +101,7 @@ def test_long_row_beyond_the_table_limit() -> None:
 def test_exact_decimal_and_fraction_rows() -> None:
     game = analyze(["0.4", "0.1", "0.2"], "RLL")
     assert game.moves[0].guaranteed_before == Decimal("0.5")
-    assert game.moves[0].loss == Decimal("0.2") and game.moves[0].best_moves == "L"
+    assert game.moves[0].loss == Decimal("0.2") and game.moves[0].best_moves == ("L",)
     thirds = analyze([Fraction(2, 3), Fraction(1, 3), Fraction(1, 6)], "R")
     assert thirds.moves[0].guaranteed_before == Fraction(5, 6)
     assert thirds.moves[0].loss == Fraction(1, 3)
@@ -122,8 +122,8 @@ def test_json_form() -> None:
     data = analyze([3, 2, 2, 3, 1, 2], "RL").to_dict()
     assert data["line"] == "RL" and not data["finished"]
     first = data["moves"][0]
-    assert first["best_moves"] == "L" and first["loss"] == 1 and first["label"] == "mistake"
-    assert analyze([1, 2, 4, 3], "L").moves[0].to_dict()["best_moves"] == "LR"
+    assert first["best_moves"] == ["L"] and first["loss"] == 1 and first["label"] == "mistake"
+    assert analyze([1, 2, 4, 3], "L").moves[0].to_dict()["best_moves"] == ["L", "R"]
     assert data["summary"]["first"]["total_loss"] == 1
 
 

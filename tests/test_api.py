@@ -14,9 +14,13 @@ import numpy as np
 import pytest
 
 import coinrow
-from coinrow import Game, Position, Record, Table, analyze, errors, solve
+from coinrow import Game, Position, Record, Table, analyze, diagram, errors, solve
 from coinrow.engines import dispatch
-from coinrow.strategies import Optimal, get, play
+from coinrow.rules import Move as MoveValue
+from coinrow.steps import fill_steps
+from coinrow.strategies import Optimal, get, play, play_values
+from coinrow.subgames import Subgames
+from coinrow.svg import variant_triangle
 
 
 def test_solution_coins_are_a_tuple_whatever_the_size(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,21 +30,70 @@ def test_solution_coins_are_a_tuple_whatever_the_size(monkeypatch: pytest.Monkey
     assert compiled._array is not None and exact._array is None  # both paths taken
     for solution in (compiled, exact):
         assert type(solution.coins) is tuple and all(type(c) is int for c in solution.coins)
-        assert isinstance(solution.first_moves, str) and isinstance(solution.line, str)
+        assert isinstance(solution.first_moves, tuple) and isinstance(solution.line, str)
         assert len(solution) == solution.n == len(solution.coins)
     assert compiled == solve(array.tolist()) and hash(compiled) == hash(solve(array.tolist()))
+
+
+def is_move_set(moves: object, expected: tuple[str, ...]) -> bool:
+    """A set of moves as the API gives it: a tuple of Move values equal to ``expected``."""
+    return (
+        type(moves) is tuple
+        and moves == expected
+        and all(type(move) is MoveValue for move in moves)
+    )
 
 
 def test_one_representation_of_a_set_of_moves() -> None:
     coins = [1, 2, 4, 3]  # both first moves are optimal
     table = Table(coins)
-    assert solve(coins).first_moves == "LR" == table.moves_of(0, 3)
-    assert coinrow.best_moves(coins) == "LR"
-    assert analyze(coins, "L").moves[0].best_moves == "LR"
-    assert solve(coins).to_dict()["first_moves"] == "LR"
-    assert analyze(coins, "L").to_dict()["moves"][0]["best_moves"] == "LR"
-    assert solve([]).first_moves == ""
+    both = ("L", "R")
+    assert is_move_set(solve(coins).first_moves, both)
+    assert is_move_set(table.moves_of(0, 3), both)
+    assert is_move_set(coinrow.best_moves(coins), both)
+    assert is_move_set(analyze(coins, "L").moves[0].best_moves, both)
+    assert is_move_set(Subgames(coins, table_limit=0).moves_of(0, 3), both)
+    assert is_move_set(Position.start(coins).best_moves(), both)
+    assert is_move_set(Game(coins).best_moves(), both)
+    assert is_move_set(diagram.cells(table)[0].moves, both)
+    assert is_move_set(fill_steps(coins)[-1].moves, both)
+    assert is_move_set(solve([]).first_moves, ())
+    assert is_move_set(Subgames(coins).moves_of(1, 0), ())
+    assert "L" in solve(coins).first_moves and "LR" not in solve(coins).first_moves
+    assert solve(coins).to_dict()["first_moves"] == ["L", "R"]
+    assert analyze(coins, "L").to_dict()["moves"][0]["best_moves"] == ["L", "R"]
     assert table.line == "LLLL" and Game(coins, "LR").totals == (1, 3)
+    assert solve(coins).moves == ("L", "L", "L", "L")
+
+
+@pytest.mark.parametrize(
+    ("rules", "coins", "expected"),
+    [
+        ("take:2", [4, 9, 1, 7, 2, 8, 6, 3], ("L2",)),  # one move of two characters
+        ("circular", [1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 9, 1], ("10",)),  # slice 10, not 1 and 0
+        ("circular", [1, 2, 3, 4], ("1", "3")),
+        ("both-ends", [0, 0, 0], ("L", "R", "B")),
+        ("misere", [1, 1, 1], ("L", "R")),
+    ],
+)
+def test_a_set_of_moves_under_other_rules(
+    rules: str, coins: list[int], expected: tuple[str, ...]
+) -> None:
+    solution = solve(coins, rules=rules)
+    assert is_move_set(solution.first_moves, expected)
+    assert solution.to_dict()["first_moves"] == list(expected)
+    assert is_move_set(Position.start(coins, rules=rules).best_moves(), expected)
+    values = play_values(coins, rules)
+    assert is_move_set(values.moves_of(Position.start(coins, rules=rules)), expected)
+    assert all(type(move) is MoveValue for move in solution.moves)
+    if not rules.startswith("circular"):
+        table = Table(coins, rules=rules)
+        assert is_move_set(table.moves_of(0, len(coins) - 1), expected)
+        assert table.to_dict()["cells"][0]["moves"] == list(expected)
+        assert is_move_set(diagram.variant_cells(table)[0].moves, expected)
+        svg = str(variant_triangle(table))
+        assert f'data-i="0" data-j="{len(coins) - 1}"' in svg
+        assert f'data-moves="{" ".join(expected)}"' in svg
 
 
 def test_position_and_game_enforce_their_rules() -> None:
@@ -92,7 +145,7 @@ def test_subgames_and_strategies_edge_cases() -> None:
     from coinrow.subgames import Subgames
 
     for limit in (0, None):  # the reduction path and the table path
-        assert Subgames([1, 2], table_limit=limit).moves_of(1, 0) == ""
+        assert Subgames([1, 2], table_limit=limit).moves_of(1, 0) == ()
     with pytest.raises(errors.UnknownStrategyError, match="choose one of: optimal"):
         get("os:system", allow_user=False)  # a server never imports code its clients name
 

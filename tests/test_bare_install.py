@@ -175,7 +175,8 @@ def test_cli_solves_100000_coins_like_the_kernels(bare: Bare, tmp_path: Path) ->
     assert answer["n"] == 100_000
     assert (answer["first_total"], answer["margin"]) == (expected.first_total, expected.margin)
     assert answer["second_total"] == expected.second_total
-    assert (answer["first_moves"], answer["outcome"]) == (expected.first_moves, expected.outcome)
+    assert answer["first_moves"] == list(expected.first_moves)
+    assert answer["outcome"] == expected.outcome
 
 
 def test_pictures_need_no_extra(bare: Bare, tmp_path: Path) -> None:

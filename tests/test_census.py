@@ -75,14 +75,14 @@ def all_rows(alphabet: Sequence[int], n: int) -> np.ndarray:
 def expected(rows_by_length: Iterable[np.ndarray]) -> dict[str, Any]:
     """Histogram, outcomes and first moves of the rows, recounted."""
     histogram: dict[int, int] = {}
-    moves = {"L": 0, "R": 0, "LR": 0}
+    moves = {("L",): 0, ("R",): 0, ("L", "R"): 0}  # rows per set of optimal first moves
     total = 0
     for rows in rows_by_length:
         margins, codes = recount(rows)
         total += len(rows)
         for margin, count in zip(*np.unique(margins, return_counts=True), strict=True):
             histogram[int(margin)] = histogram.get(int(margin), 0) + int(count)
-        for code, name in ((1, "L"), (2, "R"), (3, "LR")):
+        for code, name in ((1, ("L",)), (2, ("R",)), (3, ("L", "R"))):
             moves[name] += int((codes == code).sum())
     outcomes = {
         "first": sum(c for m, c in histogram.items() if m > 0),
@@ -155,7 +155,7 @@ def test_every_rows_result_matches_the_recount(tmp_path: Path) -> None:
     assert table.column("row").to_pylist() == rows.tolist()
     assert table.column("margin").to_pylist() == margins.tolist()
     assert table.column("first_total").to_pylist() == ((rows.sum(1) + margins) // 2).tolist()
-    names = {1: "L", 2: "R", 3: "LR"}
+    names = {1: "L", 2: "R", 3: "L R"}  # a set of moves: its texts between spaces
     assert table.column("first_moves").to_pylist() == [names[c] for c in codes]
     comps = Compositions.of(10)
     Census(comps, rows=True, out=tmp_path / "c").run(workers=0)

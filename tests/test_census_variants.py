@@ -37,21 +37,21 @@ KINDS = {
 }
 
 
-def expected_row(coins: Sequence[int], rules: str) -> tuple[int, str, int | None]:
+def expected_row(coins: Sequence[int], rules: str) -> tuple[int, tuple[str, ...], int | None]:
     """(margin: first total minus second, optimal first moves as the census names them,
     first total or None for Stone Game VII's points), by the oracle."""
     total = sum(coins)
     if rules == "circular":
         margin, _ = oracle.pizza(coins)
-        return margin, "", (total + margin) // 2
+        return margin, (), (total + margin) // 2
     if rules == "reply:greedy":
         first, firsts = oracle.reply(coins, oracle.greedy)
         best = [move for move, value in firsts.items() if value == first]
-        return 2 * first - total, "".join(best), first
+        return 2 * first - total, tuple(best), first
     kind, take = KINDS[rules]
     objective, firsts = oracle.two_player(coins, kind, take)
     best = [move for move, value in firsts.items() if value == objective]
-    moves = "".join(best) if all(len(m) == 1 for m in best) else " ".join(best)
+    moves = tuple(best)
     margin = -objective if kind == "misere" else objective
     return margin, moves, None if kind == "svii" else (total + margin) // 2
 
@@ -60,7 +60,7 @@ def expected(family: Family, rules: str, keep: int = 3) -> dict[str, Any]:
     """Histogram, outcomes, first moves, worst share (with its rows) and rows below 4/9 of
     every row of the family, by the oracle."""
     histogram: dict[int, int] = {}
-    moves: dict[str, int] = {}
+    moves: dict[tuple[str, ...], int] = {}
     shares: list[tuple[Fraction, int, tuple[int, ...]]] = []
     excluded = below = 0
     for index in range(family.rows):
@@ -151,7 +151,7 @@ def test_the_tight_pizza_gives_exactly_four_ninths() -> None:
     assert solution.totals == (4, 5)
     margin, firsts = oracle.pizza(TIGHT_PIZZA)
     assert Fraction((sum(TIGHT_PIZZA) + margin) // 2, sum(TIGHT_PIZZA)) == Fraction(4, 9)
-    assert solution.first_moves == " ".join(s for s, m in firsts.items() if m == margin)
+    assert solution.first_moves == tuple(s for s, m in firsts.items() if m == margin)
     # its rotations and its mirror image too
     for turned in (TIGHT_PIZZA[5:] + TIGHT_PIZZA[:5], TIGHT_PIZZA[::-1]):
         assert solve(turned, rules="circular").first_total == 4

@@ -18,6 +18,7 @@ from coinrow.chunked import chunk_files, solve_folder
 from coinrow.cli import main
 from coinrow.engines.reduction import solve_chunks
 from coinrow.errors import InputFileError, RowTooLongError
+from coinrow.rules import plain_moves
 
 distributed = pytest.importorskip("distributed")
 
@@ -106,7 +107,7 @@ def test_small_rows_every_shape(tmp_path: Path, cluster: Any) -> None:
             coins.size,
             len(cuts) - 1,
             margin,
-            first,
+            plain_moves(first),
         )
         assert (solved.first_total, solved.second_total) == (
             (total + margin) // 2,
@@ -135,7 +136,7 @@ def test_a_row_larger_than_each_worker_memory(tmp_path: Path, fresh_cluster: Any
     )
     assert client.run(os.getpid) == pids  # no worker was restarted for memory
     margin, codes, first = solve_chunks(coins, cuts, threads=2)  # type: ignore[misc]
-    assert (solved.n, solved.margin, solved.first_moves) == (coins.size, margin, first)
+    assert (solved.n, solved.margin, solved.first_moves) == (coins.size, margin, plain_moves(first))
     assert read_line(tmp_path / "line") == bytes(codes)
 
 
@@ -153,7 +154,7 @@ def test_cli_and_bad_input(
         "margin": 5,
         "first_total": 15,
         "second_total": 10,
-        "first_moves": "R",
+        "first_moves": ["R"],
         "line_folder": None,
     }
     (tmp_path / "bad").mkdir()

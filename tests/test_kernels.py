@@ -162,7 +162,7 @@ def test_table_kernel_matches_the_oracle(kernels_everywhere: None) -> None:
         for i in range(n):
             for j in range(i, n):
                 assert compiled.value_of(i, j) == oracle.value(coins, i, j)
-                assert compiled.moves_of(i, j) == oracle.best_moves(coins, i, j)
+                assert compiled.moves_of(i, j) == oracle.best_move_set(coins, i, j)
                 assert compiled.margin_of(i, j) == oracle.margin(coins, i, j)
         assert compiled.line == exact.line  # both take L on ties
         assert_line_optimal(coins, compiled.line)
@@ -225,7 +225,7 @@ def test_rows_near_the_limit_switch_to_the_exact_path(kernels_everywhere: None) 
             assert solution.margin == oracle.margin(coins)
             assert solution.first_total == oracle.first_total(coins)
             assert solution.first_total + solution.second_total == sum(coins)
-            assert solution.first_moves == oracle.best_moves(coins)
+            assert solution.first_moves == oracle.best_move_set(coins)
     safe = [big, big, -big + 3]  # sum of |a| = 3/4 of the limit
     assert kernel_row(safe, 1) is not None
     solution = coinrow.solve(safe)

@@ -60,7 +60,7 @@ def test_day_is_a_date() -> None:
 
 
 def test_puzzles_are_refutations_at_the_first_move() -> None:
-    from oracle import best_moves
+    from oracle import best_move_set
 
     from coinrow.puzzles import TEMPTING, daily_puzzle, daily_seed, puzzle, puzzles
 
@@ -68,8 +68,8 @@ def test_puzzles_are_refutations_at_the_first_move() -> None:
     assert {p.tempting for p in found} <= set(TEMPTING)
     for p in found:
         coins = list(p.coins)
-        best = best_moves(coins)
-        assert p.tempting_move not in best and set(p.best_moves) == set(best)
+        best = best_move_set(coins)
+        assert p.tempting_move not in best and p.best_moves == best
         first = get(p.tempting)
         assert first.__call__  # the same strategy the refute search used
         assert p.loss > 0 and p.grade in ("inaccuracy", "mistake", "blunder")

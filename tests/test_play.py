@@ -48,7 +48,7 @@ def test_play_through_stdin_save_and_analyze(tmp_path: Path) -> None:
     taken = [0, 0]
     for step, (move, entry) in enumerate(zip(record.moves, moves, strict=True)):
         assert entry["move"] == move
-        assert entry["best_moves"] == oracle.best_moves(record.coins, lo, hi)
+        assert entry["best_moves"] == list(oracle.best_move_set(record.coins, lo, hi))
         assert entry["guaranteed_before"] == taken[step % 2] + oracle.value(record.coins, lo, hi)
         assert entry["loss"] == 0 and entry["label"] == "best"  # both sides played optimally
         taken[step % 2] += record.coins[lo] if move == "L" else record.coins[hi]
@@ -68,7 +68,7 @@ def test_play_second_against_greedy_with_a_mistake(
     assert record.players == "greedy vs you" and record.moves == "LRLL"
     assert main(["analyze", str(saved), "--json"]) == 0
     moves = json.loads(capsys.readouterr().out)["games"][0]["moves"]
-    assert [m["label"] for m in moves][1] != "best" and moves[1]["best_moves"] == "L"
+    assert [m["label"] for m in moves][1] != "best" and moves[1]["best_moves"] == ["L"]
     before = oracle.value([8, 15, 3, 7], 1, 3)
     after = 7 + oracle.total([8, 15, 3, 7], 1, 2) - oracle.value([8, 15, 3, 7], 1, 2)
     assert moves[1]["loss"] == before - after

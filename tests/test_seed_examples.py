@@ -36,7 +36,7 @@ def test_solution_fields_for_3_2_2_3_1_2() -> None:
     solution = solve([3, 2, 2, 3, 1, 2])
     assert (solution.first_total, solution.second_total, solution.margin) == (8, 5, 3)
     assert solution.outcome == "first"
-    assert solution.first_moves == "L"
+    assert solution.first_moves == ("L",)
     assert sorted(solution.first_coins + solution.second_coins) == list(range(6))
     assert sum(solution.coins[i] for i in solution.first_coins) == 8
     rows = solution.transcript()
@@ -47,7 +47,7 @@ def test_solution_fields_for_3_2_2_3_1_2() -> None:
 
 def test_both_first_moves_and_tie() -> None:
     solution = solve([1, 2, 4, 3])
-    assert solution.first_moves == "LR"
+    assert solution.first_moves == ("L", "R")
     assert solution.outcome == "tie"
     assert solve([1, 1]).outcome == "tie"
     assert solve([1, 5, 1]).outcome == "second"
@@ -58,7 +58,7 @@ def test_to_dict_is_json_ready() -> None:
     assert json.loads(json.dumps(data)) == data
     assert data["first_total"] == 8 and data["second_total"] == 5
     assert data["margin"] == 3 and data["outcome"] == "first"
-    assert data["first_moves"] == "L"
+    assert data["first_moves"] == ["L"]
     assert len(data["line"]) == 6
 
 
@@ -87,7 +87,7 @@ def test_floats_become_their_decimal_text() -> None:
 def test_empty_and_single() -> None:
     empty = solve([])
     assert (empty.first_total, empty.second_total, empty.line, empty.outcome) == (0, 0, "", "tie")
-    assert empty.first_moves == ""
+    assert empty.first_moves == ()
     single = solve([-4])
     assert (single.first_total, single.second_total, single.outcome) == (-4, 0, "second")
 
@@ -119,9 +119,9 @@ def test_bad_coins_are_rejected(bad: list[object], position: int, reason: str) -
 
 def test_table_queries_and_budget() -> None:
     table = Table([1, 2, 4, 3])
-    assert table.value_of(0, 3) == 5 and table.moves_of(0, 3) == "LR"
-    assert table.value_of(0, 2) == 5 and table.moves_of(0, 2) == "R"
-    assert table.value_of(0, 1) == 2 and table.moves_of(0, 1) == "R"
+    assert table.value_of(0, 3) == 5 and table.moves_of(0, 3) == ("L", "R")
+    assert table.value_of(0, 2) == 5 and table.moves_of(0, 2) == ("R",)
+    assert table.value_of(0, 1) == 2 and table.moves_of(0, 1) == ("R",)
     assert table.margin_of(1, 3) == 1
     with pytest.raises(coinrow.SubgameError):
         table.value_of(2, 0)

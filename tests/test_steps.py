@@ -60,12 +60,12 @@ def test_fill_matches_plain_recursions_and_table(coins: list[int]) -> None:
 
 def test_fill_reads_and_seed_example() -> None:
     step = fill_steps([3, 2, 2, 3, 1, 2])[-1]
-    assert (step.i, step.j, step.value, step.margin, step.moves) == (0, 5, 8, 3, "L")
+    assert (step.i, step.j, step.value, step.margin, step.moves) == (0, 5, 8, 3, ("L",))
     assert step.reads == ((1, 5), (0, 4))
     assert step.inner_reads == ((2, 5), (1, 4), (0, 3))
     single = fill_steps([5])[0]
     assert single.reads == () and single.inner_reads == (None, None, None)
-    assert (single.take_left, single.take_right, single.moves) == (5, 5, "LR")
+    assert (single.take_left, single.take_right, single.moves) == (5, 5, ("L", "R"))
     data = step.to_dict()
     assert data["reads"] == [[1, 5], [0, 4]] and data["value"] == 8
     assert data["inner_reads"] == [[2, 5], [1, 4], [0, 3]]

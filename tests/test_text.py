@@ -160,7 +160,7 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
         i, j = cell["i"], cell["j"]
         assert cell["value"] == oracle.value([1, 2, 4, 3], i, j)
         assert cell["margin"] == oracle.margin([1, 2, 4, 3], i, j)
-        assert cell["moves"] == oracle.best_moves([1, 2, 4, 3], i, j)
+        assert cell["moves"] == list(oracle.best_move_set([1, 2, 4, 3], i, j))
         assert cell["player"] == ("first" if (4 - (j - i + 1)) % 2 == 0 else "second")
 
 

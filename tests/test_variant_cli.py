@@ -73,7 +73,7 @@ def test_play_n_players_and_the_pizza(
     assert "'9' is not a first slice" in captured.err
     data = json.loads(captured.out)
     assert data["record"]["moves"].startswith("0 ")
-    assert data["analysis"]["moves"][0]["best_moves"] == "4"
+    assert data["analysis"]["moves"][0]["best_moves"] == ["4"]
 
 
 def test_play_best_reply_seats(
@@ -123,7 +123,7 @@ def test_analyze_reads_records_with_and_without_the_rules_header(
     assert main(["analyze", "--rules", "take:2", "--json", str(path)]) == 0
     games = json.loads(capsys.readouterr().out)["games"]
     assert [game["rules"] for game in games] == ["take:2", "both-ends"]
-    assert games[0]["moves"][0]["coin"] == 3 and games[0]["moves"][0]["best_moves"] == "R2"
+    assert games[0]["moves"][0]["coin"] == 3 and games[0]["moves"][0]["best_moves"] == ["R2"]
     assert games[1]["finished"] and games[1]["moves"][0]["totals"] == [4, 0]
 
 

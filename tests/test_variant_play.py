@@ -266,8 +266,8 @@ def test_analysis_under_rules() -> None:
     # the misère game: a move's loss is how much more the mover must take
     misere = analyze([1, 5, 2], "LL", rules="misere")
     assert [(m.best_moves, m.loss, m.label) for m in misere.moves] == [
-        ("L", 0, "best"),
-        ("R", 3, "blunder"),
+        (("L",), 0, "best"),
+        (("R",), 3, "blunder"),
     ]
     assert misere.finished is False and misere.to_dict()["rules"] == "misere"
     # every two-player variant: an optimal game has no loss; the values match the oracle
@@ -301,7 +301,7 @@ def test_analysis_under_rules() -> None:
     assert three.moves[0].to_dict()["totals"] == [1, 0, 0]
     # the pizza: the first slice is judged against the best slice
     pizza = analyze([1, 2, 3, 4], "0 LLL", rules="circular")
-    assert pizza.moves[0].best_moves == "1 3" and pizza.moves[0].loss == 2
+    assert pizza.moves[0].best_moves == ("1", "3") and pizza.moves[0].loss == 2
 
 
 ALL_RULES = [

@@ -56,18 +56,30 @@ def post(path: str, body: Any) -> Any:
     return response.json()
 
 
+def solved(body: dict[str, Any]) -> dict[str, Any]:
+    """/api/solve's answer without ``first_move_info`` (the page's words for the first moves,
+    checked here: one entry per first move, in order, with the coins it takes)."""
+    data = post("solve", body)
+    info = data.pop("first_move_info")
+    assert [item["move"] for item in info] == data["first_moves"]
+    for item in info:
+        assert item["words"] and len(item["indices"]) == len(item["coins"]) >= 1
+    return data
+
+
 @pytest.mark.parametrize("row", ROWS, ids=" ".join)
 def test_solve_is_the_cli_json(row: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     expected = cli_json(["solve", "--json", *row], capsys)
-    assert post("solve", {"coins": row}) == expected
-    assert post("solve", {"coins": " ".join(row)}) == expected  # one text of coins
-    assert post("solve", {"coins": ", ".join(row)}) == expected  # any separators
+    assert solved({"coins": row}) == expected
+    assert solved({"coins": " ".join(row)}) == expected  # one text of coins
+    assert solved({"coins": ", ".join(row)}) == expected  # any separators
 
 
 def test_solve_json_numbers_are_exact() -> None:
     raw = b'{"coins": [0.1, 0.2, 0.3, 1e2, 0.1000000000000000000001]}'
     response = client.post("/api/solve", content=raw, headers={"content-type": "application/json"})
     data = response.json()
+    assert data.pop("first_move_info")[0]["coins"] == ["0.1"]  # the page's words: take 0.1
     assert data["coins"] == ["0.1", "0.2", "0.3", "100", "0.1000000000000000000001"]
     assert data == solve(["0.1", "0.2", "0.3", "1e2", "0.1000000000000000000001"]).to_dict()
     assert post("solve", {"coins": [3, "2", 2.5]})["coins"] == ["3", "2", "2.5"]
@@ -138,12 +150,12 @@ def test_a_whole_game_against_optimal_is_stateless() -> None:
             break
         assert data["turn"] == ("first" if len(moves) % 2 == 0 else "second")
         table = Table(row)
-        assert data["best_moves"] == table.moves_of(data["lo"], data["hi"])
+        assert data["best_moves"] == list(table.moves_of(data["lo"], data["hi"]))
         assert data["value"] == table.value_of(data["lo"], data["hi"])
         assert data["first_guaranteed"] == 8 and data["second_guaranteed"] == 5
         moves += data["best_moves"][0] if data["turn"] == "first" else data["move"]
     assert (data["first_total"], data["second_total"], data["leader"]) == (8, 5, "first")
-    assert data["move"] is None and data["turn"] is None and data["best_moves"] == ""
+    assert data["move"] is None and data["turn"] is None and data["best_moves"] == []
     assert data["coins"] == row
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from coinrow import Table, solve
+from coinrow import Rules, Table, solve
 from coinrow.engines.variants import circular_margins
 
 with warnings.catch_warnings():  # starlette's TestClient warns about httpx on import
@@ -47,7 +47,12 @@ def post(path: str, body: Any) -> Any:
 @pytest.mark.parametrize("rules", RULES)
 def test_solve_is_the_library_json(rules: str) -> None:
     data = post("solve", {"coins": ROW, "rules": rules})
-    assert data == solve(ROW, rules=rules).to_dict()
+    solution = solve(ROW, rules=rules)
+    info = data.pop("first_move_info")  # the page's words for each first move, the library's
+    assert [item["move"] for item in info] == list(solution.first_moves)
+    chosen = Rules.parse(rules)
+    assert [item["words"] for item in info] == [chosen.move_words(m) for m in solution.first_moves]
+    assert data == solution.to_dict()
     if rules == "circular":
         assert data["starts"] == circular_margins(ROW)
         assert data["objective"] == max(data["starts"])
@@ -129,4 +134,5 @@ def test_costly_variant_runs_in_a_worker() -> None:
     """Work the estimate puts over the inline budget is answered by a worker process."""
     row = list(range(1, 301))
     data = post("solve", {"coins": row, "rules": "both-ends"})
+    assert [item["move"] for item in data.pop("first_move_info")] == data["first_moves"]
     assert data == solve(row, rules="both-ends").to_dict()

@@ -21,7 +21,7 @@ from .errors import IllegalMoveError
 from .game import Game, Position, parse_moves, seat_name
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_fields
 from .play_values import PlayValues
-from .rules import PLAIN, Rules, coerce_rules, join_moves
+from .rules import PLAIN, Moves, Rules, coerce_rules, moves_text
 from .subgames import Subgames
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]
@@ -38,9 +38,12 @@ class MoveAnalysis:
     """One analysed move. Totals are whole-game totals of the mover: coins already taken plus
     what the mover can guarantee from the coins left.
 
+    ``best_moves`` is every optimal move there, a tuple of :class:`~coinrow.rules.Move`
+    in tie order (``()`` for none).
+
     Under other rules (docs/variants.md) ``coin`` is what the move scored (the coins it
     took together; Stone Game VII's points), ``player`` may be ``player K``, ``move`` and
-    ``best_moves`` are the rules' move texts, the totals are what the rules score (Stone
+    ``best_moves`` are the rules' moves, the totals are what the rules score (Stone
     Game VII's points) with everyone playing best from there, and ``loss`` is the drop in
     what the mover plays for: their total (``players:P``: their shortfall), its rise in the
     misère game, their points margin in Stone Game VII. ``totals`` then holds every
@@ -50,7 +53,7 @@ class MoveAnalysis:
     player: str
     move: str
     coin: Value
-    best_moves: str
+    best_moves: Moves
     guaranteed_before: Value
     guaranteed_after: Value
     loss: Value
@@ -60,17 +63,20 @@ class MoveAnalysis:
     totals: tuple[Value, ...] = field(default=(), kw_only=True)
 
     def texts(self) -> tuple[str, ...]:
-        """The move as the texts of a table row, in the order of :data:`HTML_COLUMNS` (O(1)).
+        """The move as the texts of a table row, in the order of :data:`HTML_COLUMNS`; the best
+        moves separated by spaces (O(1)).
 
         >>> analyze([8, 15, 3, 7], "L").moves[0].texts()
         ('1', 'first', 'L', '8', 'R', '22', '15', '7', 'blunder')
+        >>> analyze([1, 2, 4, 3], "L").moves[0].texts()[4]
+        'L R'
         """
         return (
             str(self.step),
             self.player,
             self.move,
             format_value(self.coin),
-            self.best_moves,
+            moves_text(self.best_moves),
             format_value(self.guaranteed_before),
             format_value(self.guaranteed_after),
             format_value(self.loss),
@@ -78,8 +84,13 @@ class MoveAnalysis:
         )
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (O(1)); ``best_moves`` is ``"L"``, ``"R"`` or ``"LR"`` (under other
-        rules the moves' text, and a ``totals`` list: every player's running total)."""
+        """JSON-ready form (O(1)); ``best_moves`` is a list of move texts (``["L", "R"]``;
+        under other rules the rules' moves, and a ``totals`` list: every player's running
+        total).
+
+        >>> analyze([1, 2, 4, 3], "L").moves[0].to_dict()["best_moves"]
+        ['L', 'R']
+        """
         return json_fields(self, omit=() if self.totals else {"totals"})
 
 
@@ -249,7 +260,7 @@ def analyze(
     >>> game = analyze([3, 2, 2, 3, 1, 2], "RLLLLL")
     >>> first = game.moves[0]
     >>> first.guaranteed_before, first.guaranteed_after, first.loss, first.label, first.best_moves
-    (8, 7, 1, 'mistake', 'L')
+    (8, 7, 1, 'mistake', ('L',))
     >>> game.first.total_loss, game.first.accuracy
     (1, 66.66666666666667)
 
@@ -263,7 +274,7 @@ def analyze(
     >>> misere = analyze([1, 5, 2], "LL", rules="misere")
     >>> [(m.move, m.best_moves, m.guaranteed_before, m.guaranteed_after, m.loss, m.label)
     ...  for m in misere.moves]
-    [('L', 'L', 6, 6, 0, 'best'), ('L', 'R', 2, 5, 3, 'blunder')]
+    [('L', ('L',), 6, 6, 0, 'best'), ('L', ('R',), 2, 5, 3, 'blunder')]
     """
     chosen = coerce_rules(rules)
     if not chosen.is_plain:
@@ -381,7 +392,7 @@ def _analyze_under(
                 step.player,
                 step.move,
                 step.gain,
-                join_moves(position.best_moves(values=queries)),
+                position.best_moves(values=queries),
                 before_totals[seat],
                 after_totals[seat],
                 loss,

@@ -23,6 +23,7 @@ from typing import Any
 from .engines.dispatch import INT64_SAFE_LIMIT
 from .errors import InputFileError, InvalidOptionError, MissingExtraError, RowTooLongError
 from .numbers import json_fields
+from .rules import Moves, plain_moves
 
 #: Most stack entries the client gathers from the workers (16 bytes each: 1 GiB). Random rows
 #: need a few dozen per file; a sorted row (nothing merges) needs one per coin.
@@ -34,22 +35,23 @@ CONNECT_SECONDS = 10.0
 
 @dataclass(frozen=True)
 class ChunkedSolution:
-    """What :func:`solve_folder` found: exact ints, the moves as ``"L"``/``"R"``/``"LR"``."""
+    """What :func:`solve_folder` found: exact ints, and every optimal first move as a tuple of
+    :class:`~coinrow.rules.Move` (``("L",)``, ``("R",)`` or ``("L", "R")``; a list in JSON)."""
 
     n: int
     files: int
     margin: int
     first_total: int
     second_total: int
-    first_moves: str
+    first_moves: Moves
     line_folder: str | None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form (keys: n, files, margin, first_total, second_total, first_moves,
         line_folder).
 
-        >>> ChunkedSolution(4, 2, 5, 15, 10, "R", None).to_dict()["first_total"]
-        15
+        >>> ChunkedSolution(4, 2, 5, 15, 10, plain_moves("R"), None).to_dict()["first_moves"]
+        ['R']
         """
         return json_fields(self)
 
@@ -296,7 +298,8 @@ def solve_folder(
             )
             client.gather(writes)
     total = sum(result["total"] for result in results)
-    first = "".join(move for move, after in (("L", take_left), ("R", take_right)) if after == best)
+    sides = zip(plain_moves("LR"), (take_left, take_right), strict=True)
+    first = tuple(move for move, after in sides if after == best)
     return ChunkedSolution(
         n=n,
         files=len(files),

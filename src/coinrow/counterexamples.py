@@ -84,7 +84,9 @@ def worst_line(
                 stack.pop()
                 continue
             strategy_turn = (n - (hi - lo + 1)) % 2 == 0
-            moves = _strategy_move(strategy, row, lo, hi) if strategy_turn else sub.moves_of(lo, hi)
+            moves: tuple[str, ...] = (
+                (_strategy_move(strategy, row, lo, hi),) if strategy_turn else sub.moves_of(lo, hi)
+            )
             children = [(lo + 1, hi) if move == "L" else (lo, hi - 1) for move in moves]
             missing = [child for child in children if child not in best]
             if missing:
@@ -92,8 +94,8 @@ def worst_line(
                 continue
             stack.pop()
             if strategy_turn:
-                coin = row[lo] if moves == "L" else row[hi]
-                best[lo, hi] = (coin + best[children[0]][0], moves)
+                coin = row[lo] if moves[0] == "L" else row[hi]
+                best[lo, hi] = (coin + best[children[0]][0], moves[0])
             else:
                 totals = [best[child][0] for child in children]
                 choice = totals.index(min(totals))
@@ -134,12 +136,12 @@ def strays(coins: Sequence[object], strategy: Strategy, subgames: Subgames | Non
         if lo > hi or (lo, hi) in seen:
             continue
         seen.add((lo, hi))
-        moves = sub.moves_of(lo, hi)
+        moves: tuple[str, ...] = sub.moves_of(lo, hi)
         if (n - (hi - lo + 1)) % 2 == 0:  # the strategy's turn
             move = _strategy_move(strategy, row, lo, hi)
             if move not in moves:
                 return True
-            moves = move
+            moves = (move,)
         if "L" in moves:
             stack.append((lo + 1, hi))
         if "R" in moves:

@@ -63,8 +63,9 @@ def long_row(console: Console, n: int = 1_000_000) -> None:
         console.print(notice)
     start = time.perf_counter()
     solution = solve(coins)  # type: ignore[arg-type]  # a NumPy row is a row
+    first_moves = " and ".join(solution.first_moves)
     console.print(
-        f"margin {format_value(solution.margin)}, first moves {solution.first_moves}, "
+        f"margin {format_value(solution.margin)}, first moves {first_moves}, "
         f"line starts {solution.line[:20]}...; {time.perf_counter() - start:.2f} s"
     )
 

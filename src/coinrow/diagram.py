@@ -17,6 +17,7 @@ from .engines.table import Table
 from .errors import PictureError, RowTooLongError, SubgameError
 from .game import Player, Position, parse_moves, taken_indices
 from .numbers import Value, exact_arithmetic, format_value, json_value, zero_like
+from .rules import Moves, moves_text
 
 if TYPE_CHECKING:
     from .engines.variants import IntervalTable
@@ -36,12 +37,13 @@ a collection of ``(i, j)`` cells."""
 
 
 class Cell(NamedTuple):
-    """One subgame ``i..j`` as drawn: the number shown, the optimal moves, whose turn."""
+    """One subgame ``i..j`` as drawn: the number shown, the optimal moves (a tuple of
+    :class:`~coinrow.rules.Move`, ``("L", "R")`` when both are), whose turn."""
 
     i: int
     j: int
     value: Value
-    moves: str
+    moves: Moves
     player: Player
 
 
@@ -127,7 +129,7 @@ def cells(table: Table, view: View = "total") -> list[Cell]:
     """Every cell, widest subgame first, left to right (O(n^2)).
 
     >>> [(c.i, c.j, c.value, c.moves, c.player) for c in cells(Table([1, 2, 4, 3]))][:3]
-    [(0, 3, 5, 'LR', 'first'), (0, 2, 5, 'R', 'second'), (1, 3, 5, 'LR', 'second')]
+    [(0, 3, 5, ('L', 'R'), 'first'), (0, 2, 5, ('R',), 'second'), (1, 3, 5, ('L', 'R'), 'second')]
     """
     check_view(view)
     n = len(table)
@@ -249,7 +251,7 @@ def table_data(table: Table) -> dict[str, Any]:
 
     >>> data = table_data(Table([1, 2, 4, 3]))
     >>> data["first_total"], data["cells"][0]
-    (5, {'i': 0, 'j': 3, 'value': 5, 'margin': 0, 'moves': 'LR', 'player': 'first'})
+    (5, {'i': 0, 'j': 3, 'value': 5, 'margin': 0, 'moves': ['L', 'R'], 'player': 'first'})
     """
     n, zero = len(table), zero_like(list(table.coins))
     first = table.value_of(0, n - 1) if n else zero
@@ -266,7 +268,7 @@ def table_data(table: Table) -> dict[str, Any]:
                 "j": cell.j,
                 "value": json_value(cell.value),
                 "margin": json_value(table.margin_of(cell.i, cell.j)),
-                "moves": cell.moves,
+                "moves": list(cell.moves),
                 "player": cell.player,
             }
             for cell in cells(table)
@@ -279,14 +281,14 @@ def table_data(table: Table) -> dict[str, Any]:
 
 class VariantCell(NamedTuple):
     """One subgame ``i..j`` of a variant's table as drawn: the number shown (the mover's
-    margin in what the rules score, or the coins the mover takes), every optimal move as one
-    text (``L2 R1``, ``LR``, ``B``), and whose turn it is (None under ``take`` and
-    ``both-ends``, where that depends on the line)."""
+    margin in what the rules score, or the coins the mover takes), every optimal move (a tuple
+    of :class:`~coinrow.rules.Move`: ``("L2", "R1")``, ``("L", "R")``, ``("B",)``), and whose
+    turn it is (None under ``take`` and ``both-ends``, where that depends on the line)."""
 
     i: int
     j: int
     value: Value
-    moves: str
+    moves: Moves
     player: Player | None
 
 
@@ -312,7 +314,7 @@ def variant_cells(table: IntervalTable, view: str = "margin") -> list[VariantCel
     moves of each cell O(moves)).
 
     >>> variant_cells(Table([1, 2, 3], rules="take:2"))[:2]
-    [VariantCell(i=0, j=2, value=4, moves='R2', player=None), VariantCell(i=0, j=1, value=3, moves='L2 R2', player=None)]
+    [VariantCell(i=0, j=2, value=4, moves=('R2',), player=None), VariantCell(i=0, j=1, value=3, moves=('L2', 'R2'), player=None)]
     """  # noqa: E501
     chosen = variant_view(table, view)
     n = len(table)
@@ -435,7 +437,6 @@ def describe_variant(table: IntervalTable, cell: VariantCell) -> str:
     else:
         verb = "gets" if cell.player else "takes"
         gets = f"{who} {verb} {format_value(table.value_of(i, j))} at best, margin {margin}"
-    several = " " in cell.moves or (cell.moves == "LR")
-    return (
-        f"coins {i + 1}..{j + 1} ({row}): {gets}; best move{'s' if several else ''}: {cell.moves}"
-    )
+    several = len(cell.moves) > 1
+    best = moves_text(cell.moves)
+    return f"coins {i + 1}..{j + 1} ({row}): {gets}; best move{'s' if several else ''}: {best}"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Literal
 from .engines import variants as variant_engines
 from .errors import IllegalMoveError, SubgameError, UnsupportedRulesError
 from .numbers import Value, coerce_coins, exact_arithmetic, format_value, row_repr, zero_like
-from .rules import PLAIN, Rules, coerce_rules, join_moves
+from .rules import PLAIN, Moves, Rules, coerce_rules, join_moves
 from .subgames import SubgameQueries, Subgames
 
 if TYPE_CHECKING:
@@ -477,8 +477,9 @@ class Position:
         with exact_arithmetic():
             return tuple(own + more for own, more in zip(taken, rest, strict=True))
 
-    def best_moves(self, *, values: PlayValues | None = None) -> tuple[str, ...]:
-        """Every optimal move from here, in the engines' order (see :meth:`best_totals` for
+    def best_moves(self, *, values: PlayValues | None = None) -> Moves:
+        """Every optimal move from here, a tuple of :class:`~coinrow.rules.Move` in the
+        engines' order (see :meth:`best_totals` for
         ``values`` and the cost): the moves that keep the mover's best objective (their
         total; the smallest in the misère game; the points margin in Stone Game VII; under
         ``players:p`` their own total, the tie-break's move first, so the first best move of
@@ -764,7 +765,7 @@ class Game:
         """
         return self.position.best_totals(self.totals, values=values)
 
-    def best_moves(self, *, values: PlayValues | None = None) -> tuple[str, ...]:
+    def best_moves(self, *, values: PlayValues | None = None) -> Moves:
         """The optimal moves of the current position (:meth:`Position.best_moves`, its cost).
 
         >>> Game([1, 2, 3, 4], rules="take:any").best_moves()

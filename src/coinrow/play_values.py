@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .engines import variants as engines
 from .errors import UnsupportedRulesError
 from .numbers import Value, coerce_coins, exact_arithmetic, zero_like
-from .rules import Rules, coerce_rules
+from .rules import Moves, Rules, as_moves, coerce_rules
 from .subgames import Subgames
 
 if TYPE_CHECKING:
@@ -129,10 +129,11 @@ class PlayValues:
         :meth:`~coinrow.game.Position.best_totals` for the cost)."""
         return self._solve(position)[0]
 
-    def moves_of(self, position: Position) -> tuple[str, ...]:
-        """Every optimal move of ``position`` in the engines' order (empty when it is over;
-        see :meth:`~coinrow.game.Position.best_moves`)."""
-        return self._solve(position)[1]
+    def moves_of(self, position: Position) -> Moves:
+        """Every optimal move of ``position`` in the engines' order, a tuple of
+        :class:`~coinrow.rules.Move` (empty when it is over; see
+        :meth:`~coinrow.game.Position.best_moves`)."""
+        return as_moves(self._solve(position)[1])
 
     def _solve(self, position: Position) -> tuple[tuple[Value, ...], tuple[str, ...]]:
         self._check(position)

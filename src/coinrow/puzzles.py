@@ -8,7 +8,7 @@ gives the same puzzle.
 
     >>> p = puzzle(7)
     >>> p.coins, p.tempting, p.tempting_move, p.best_moves, p.loss, p.grade
-    ((8, 5, 9, 6, 7, 9), 'parity', 'L', 'R', 1, 'inaccuracy')
+    ((8, 5, 9, 6, 7, 9), 'parity', 'L', ('R',), 1, 'inaccuracy')
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from .errors import InvalidOptionError
 from .game import Position
 from .numbers import Value, json_fields, json_value, random_row
 from .refute import check_row
+from .rules import Moves
 from .strategies import get
 from .subgames import Subgames
 
@@ -41,14 +42,15 @@ MAX_TRIES = 10_000
 
 @dataclass(frozen=True)
 class Puzzle:
-    """A row, the tempting strategy and its move, the best move(s), and how much the tempting
+    """A row, the tempting strategy and its move, the best moves (a tuple of
+    :class:`~coinrow.rules.Move`; a list of move texts in JSON), and how much the tempting
     move loses (``loss``, graded ``inaccuracy``/``mistake``/``blunder``)."""
 
     seed: int
     coins: tuple[Value, ...]
     tempting: str
     tempting_move: str
-    best_moves: str
+    best_moves: Moves
     loss: Value
     grade: str
     best_total: Value
@@ -63,7 +65,8 @@ class Puzzle:
         coins = " ".join(str(json_value(coin)) for coin in self.coins)
         return (
             f"{coins}\n{self.tempting} ({TEMPTING[self.tempting]}) plays {self.tempting_move} "
-            f"and loses {json_value(self.loss)} ({self.grade}); best: {self.best_moves}"
+            f"and loses {json_value(self.loss)} ({self.grade}); "
+            f"best: {' or '.join(self.best_moves)}"
         )
 
 

@@ -94,7 +94,51 @@ class Move(str):
         return int(self) if self.isdigit() else None
 
 
+#: A set of moves (every optimal move of a position, in tie order) or a line of moves.
 Moves = tuple[Move, ...]
+
+#: The plain game's two moves.
+LEFT, RIGHT = Move("L"), Move("R")
+
+#: The plain engines' text of a set of moves (``""``, ``"L"``, ``"R"``, ``"LR"``) as a tuple.
+_PLAIN_SETS: dict[str, Moves] = {"": (), "L": (LEFT,), "R": (RIGHT,), "LR": (LEFT, RIGHT)}
+
+
+def plain_moves(text: str) -> Moves:
+    """The set of moves an engine of the plain game writes as ``"L"``, ``"R"``, ``"LR"`` or
+    ``""``, as a tuple of :class:`Move` (O(1); the tuples are shared, never rebuilt).
+
+    >>> plain_moves("LR"), plain_moves("")
+    (('L', 'R'), ())
+    """
+    return _PLAIN_SETS[text]
+
+
+#: Shared values of the one-letter moves (a long line holds references, not copies).
+_SHARED: dict[str, Move] = {"L": LEFT, "R": RIGHT, "B": Move("B")}
+
+
+def as_moves(moves: Sequence[str]) -> Moves:
+    """A sequence of move texts as a tuple of :class:`Move` (O(len)).
+
+    >>> as_moves(["L2", "R1"])
+    ('L2', 'R1')
+    """
+    shared = _SHARED
+    return tuple(shared.get(move) or Move(move) for move in moves)
+
+
+def moves_text(moves: Sequence[str]) -> str:
+    """The text form of a SET of moves: the move texts separated by single spaces, in tie
+    order (``"L R"``, ``"L2"``, ``"1 10"``), as the SVG's ``data-moves`` attribute and the
+    census's keys hold it; never run together, so ``"L R"`` and a slice ``"10"`` stay apart
+    (O(len)). Read it back with ``tuple(text.split())``.
+
+    >>> moves_text(("L", "R")), moves_text(("1", "10")), moves_text(())
+    ('L R', '1 10', '')
+    """
+    return " ".join(moves)
+
 
 R = TypeVar("R", bound="type[Rules]")
 

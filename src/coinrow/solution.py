@@ -26,7 +26,7 @@ from .numbers import (
     json_value,
     zero_like,
 )
-from .rules import PLAIN, Rules, coerce_rules, join_moves
+from .rules import PLAIN, Moves, Rules, as_moves, coerce_rules, join_moves, plain_moves
 from .variants import PositionStrategy, run_variant
 
 #: Keys of :meth:`Solution.to_dict` with one entry per coin.
@@ -46,7 +46,7 @@ class Solution:
 
     >>> s = solve([3, 2, 2, 3, 1, 2])
     >>> s.first_total, s.second_total, s.margin, s.outcome, s.first_moves, s.line
-    (8, 5, 3, 'first', 'L', 'LLRLLL')
+    (8, 5, 3, 'first', ('L',), 'LLRLLL')
     >>> s
     <Solution of 6 coins by reduction: first 8, second 5, first wins by 3>
 
@@ -58,7 +58,7 @@ class Solution:
 
     >>> v = solve([5, 3, 1, 4, 2], rules="stone-game-vii")
     >>> v.margin, v.first_moves, v.line, v.totals
-    (6, 'R', 'RLLLL', (18, 12))
+    (6, ('R',), 'RLLLL', (18, 12))
     >>> v
     <Solution of 5 coins under stone-game-vii by reduction: first 18, second 12, first wins by 6>
     """
@@ -80,7 +80,10 @@ class Solution:
     )
 
     engine: str
-    first_moves: str
+    #: Every optimal first move, a tuple of :class:`~coinrow.rules.Move` in the engines' tie
+    #: order: ``("L",)``, ``("R",)`` or ``("L", "R")`` in the plain game, ``("L2",)``,
+    #: ``("1", "10")`` (the pizza's first slices) under other rules; ``()`` for no coins.
+    first_moves: Moves
     n: int
     rules: Rules
     #: The pizza: the first player's margin after each first slice (slice 0 first); else None.
@@ -89,14 +92,20 @@ class Solution:
     _row: tuple[Value, ...] | None
     _line: Any  # the plain game: a str, or the kernel's uint8 array of ASCII codes
     _margin: Value | None
-    _moves: tuple[str, ...] | None  # other rules: the line move by move
+    _moves: Moves | None  # other rules: the line move by move
     _totals: tuple[Value, ...] | None  # other rules: every player's total
     _objective: Value | None
 
     def __init__(
-        self, coins: Any, margin: Value, line: Any, first_moves: str, engine: str = "reduction"
+        self,
+        coins: Any,
+        margin: Value,
+        line: Any,
+        first_moves: str | Sequence[str],
+        engine: str = "reduction",
     ) -> None:
-        """The plain game's solution from an engine's margin, line and first moves (O(1))."""
+        """The plain game's solution from an engine's margin, line and first moves (the
+        engines' text ``"L"``, ``"R"``, ``"LR"``, ``""``, or move texts) (O(1))."""
         array = is_int_array(coins)
         self._fill(
             _array=coins if array else None,
@@ -106,7 +115,9 @@ class Solution:
             _moves=None,
             _totals=None,
             _objective=margin,
-            first_moves=first_moves,
+            first_moves=plain_moves(first_moves)
+            if isinstance(first_moves, str)
+            else as_moves(first_moves),
             engine=engine,
             n=len(coins),
             rules=PLAIN,
@@ -128,10 +139,10 @@ class Solution:
             _row=tuple(coins),
             _line=None,
             _margin=margin,
-            _moves=result.moves,
+            _moves=as_moves(result.moves),
             _totals=result.totals,
             _objective=result.objective,
-            first_moves=join_moves(result.first_moves) if result.first_moves else "",
+            first_moves=as_moves(result.first_moves),
             engine=engine,
             n=len(coins),
             rules=rules,
@@ -194,13 +205,17 @@ class Solution:
         return line if isinstance(line, str) else str(line.data, "ascii")
 
     @cached_property
-    def moves(self) -> tuple[str, ...]:
-        """One optimal line, move by move (O(n)).
+    def moves(self) -> Moves:
+        """One optimal line, move by move, a tuple of :class:`~coinrow.rules.Move` (O(n);
+        the plain game's moves are two shared values).
 
         >>> solve([1, 2, 3, 4], rules="take:any").moves, solve([8, 15, 3, 7]).moves
         (('L4',), ('R', 'L', 'L', 'L'))
         """
-        return self._moves if self._moves is not None else tuple(self.line)
+        if self._moves is not None:
+            return self._moves
+        left, right = plain_moves("LR")
+        return tuple(left if move == "L" else right for move in self.line)
 
     @cached_property
     def total(self) -> Value:
@@ -346,7 +361,7 @@ class Solution:
         if full:
             data.update(line=self.line, moves=list(self.moves))
         data.update(
-            first_moves=self.first_moves,
+            first_moves=list(self.first_moves),
             start=self.start,
             starts=None if self.starts is None else [json_value(m) for m in self.starts],
             tie_break=self.rules.tie_break if self.rules.engine == "players-dp" else None,
@@ -467,10 +482,11 @@ def _solve_exact(coins: Sequence[Value], engine: str, max_seconds: float | None)
 
 
 @exact_row
-def best_moves(coins: Sequence[Value], lo: int = 0, hi: int | None = None) -> str:
-    """Optimal move(s) ``"L"``, ``"R"`` or ``"LR"`` in the subgame ``lo..hi`` (O(n)).
+def best_moves(coins: Sequence[Value], lo: int = 0, hi: int | None = None) -> Moves:
+    """The optimal moves in the subgame ``lo..hi``, a tuple of :class:`~coinrow.rules.Move`:
+    ``("L",)``, ``("R",)`` or ``("L", "R")`` (O(n)).
 
     >>> best_moves([3, 2, 2, 3, 1, 2]), best_moves([3, 2, 2, 3, 1, 2], 1, 5)
-    ('L', 'LR')
+    (('L',), ('L', 'R'))
     """
-    return reduction.best_moves(coins, lo, hi)
+    return plain_moves(reduction.best_moves(coins, lo, hi))

@@ -27,6 +27,7 @@ from typing import Any
 
 from .engines import MAX_SECONDS, check_cost
 from .numbers import Value, coerce_coins, exact_arithmetic, halve, json_fields, zero_like
+from .rules import Moves, plain_moves
 
 Cell = tuple[int, int]
 
@@ -97,10 +98,11 @@ class FillStep:
             return self.right_coin + min(self.inner[1], self.inner[2])
 
     @property
-    def moves(self) -> str:
-        """The optimal move(s) ``"L"``, ``"R"`` or ``"LR"`` (both for a single coin; O(1))."""
+    def moves(self) -> Moves:
+        """The optimal moves, a tuple of :class:`~coinrow.rules.Move`: ``("L",)``, ``("R",)``
+        or ``("L", "R")`` (both for a single coin; O(1))."""
         left, right = self.take_left, self.take_right
-        return "LR" if left == right else "L" if left > right else "R"
+        return plain_moves("LR" if left == right else "L" if left > right else "R")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(1)): ints as numbers, other values as exact strings; ``reads``
@@ -130,7 +132,7 @@ def fill_steps(
     [(0, 0), (1, 1), (2, 2), (3, 3), (0, 1)]
     >>> last = steps[-1]
     >>> last.value, last.margin, last.moves, last.take_left, last.take_right
-    (22, 11, 'R', -3, 11)
+    (22, 11, ('R',), -3, 11)
     >>> last.inner, last.left_value, last.right_value
     ((7, 15, 15), 15, 22)
     >>> fill_steps(["0.1", "0.2"])[-1].value

@@ -187,7 +187,7 @@ class Optimal:
             return best[-1] if self.ties == "right" else best[0]
         moves = self.subgames_for(position.coins).moves_of(position.lo, position.hi)
         if len(moves) == 1:
-            return moves
+            return moves[0]
         if self.ties == "random":
             return self.rng.choice(MOVES)
         return "L" if self.ties == "left" else "R"

@@ -17,6 +17,7 @@ from .engines import MAX_SECONDS, check_cost, reduction
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .engines.table import Table, check_subgame
 from .numbers import Value, coerce_coins, exact_arithmetic, halve, zero_like
+from .rules import Moves, plain_moves
 
 #: Rows up to this many coins are answered from a full :class:`~coinrow.Table` (O(n^2) once:
 #: about 0.1 s and 5 MB at the limit; then O(1) per query); longer rows by reductions (O(n)
@@ -32,7 +33,7 @@ KERNEL_TABLE_LIMIT = 8000
 class SubgameQueries(Protocol):
     """The one query contract of :class:`~coinrow.Table` and :class:`Subgames`: the same
     names, the same answers and the same bounds (``0 <= lo <= hi + 1 <= n``; the empty
-    subgame ``lo = hi + 1`` is worth zero and its moves are ``""``; anything else raises
+    subgame ``lo = hi + 1`` is worth zero and its moves are ``()``; anything else raises
     :class:`~coinrow.errors.SubgameError`).
 
     >>> isinstance(Table([1, 2]), SubgameQueries), isinstance(Subgames([1, 2]), SubgameQueries)
@@ -45,7 +46,7 @@ class SubgameQueries(Protocol):
     def total_of(self, lo: int, hi: int) -> Value: ...
     def value_of(self, lo: int, hi: int) -> Value: ...
     def margin_of(self, lo: int, hi: int) -> Value: ...
-    def moves_of(self, lo: int, hi: int) -> str: ...
+    def moves_of(self, lo: int, hi: int) -> Moves: ...
 
 
 class Subgames:
@@ -60,7 +61,7 @@ class Subgames:
 
     >>> s = Subgames([3, 2, 2, 3, 1, 2])
     >>> s.value_of(0, 5), s.moves_of(0, 5), s.value_of(0, 4), s.value_of(3, 2)
-    (8, 'L', 6, 0)
+    (8, ('L',), 6, 0)
     """
 
     def __init__(
@@ -128,16 +129,17 @@ class Subgames:
         with exact_arithmetic():
             return reduction.margin(self.coins[lo : hi + 1])
 
-    def moves_of(self, lo: int, hi: int) -> str:
-        """Optimal move(s) in ``lo..hi``: ``"L"``, ``"R"`` or ``"LR"``; ``""`` for the empty
-        subgame ``lo = hi + 1`` (no coin left) (O(1) table, O(n) else)."""
+    def moves_of(self, lo: int, hi: int) -> Moves:
+        """Optimal moves in ``lo..hi``, a tuple of :class:`~coinrow.rules.Move`: ``("L",)``,
+        ``("R",)`` or ``("L", "R")``; ``()`` for the empty subgame ``lo = hi + 1`` (no coin
+        left) (O(1) table, O(n) else)."""
         check_subgame(lo, hi, len(self.coins))
         if lo > hi:
-            return ""
+            return ()
         if self.table is not None:
             return self.table.moves_of(lo, hi)
         with exact_arithmetic():
-            return reduction.best_moves(self.coins, lo, hi)
+            return plain_moves(reduction.best_moves(self.coins, lo, hi))
 
     def value_after(self, lo: int, hi: int, move: str) -> Value:
         """What the mover in ``lo..hi`` can still guarantee from the coins ``lo..hi`` after

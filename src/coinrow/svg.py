@@ -6,8 +6,10 @@ arrows to the child cell(s) the optimal move(s) lead to (taking the left coin le
 and to the left), coloured by whose turn it is in that subgame.
 
 Every cell is a ``<g class="cell">`` carrying ``data-i``, ``data-j`` (0-based), ``data-value``
-(the exact number shown), ``data-moves`` (``L``, ``R`` or ``LR``, as :meth:`Table.moves_of`) and
-``data-player`` (``first`` or ``second``), so a web page can make the picture interactive.
+(the exact number shown), ``data-moves`` (every optimal move's text, separated by single spaces:
+``L``, ``R`` or ``L R`` as :meth:`Table.moves_of` gives them; under other rules ``L2 R2``, ``B``;
+never run together, so a page reads the set with ``split(" ")``) and ``data-player`` (``first``
+or ``second``), so a web page can make the picture interactive.
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from .diagram import (
 from .engines.table import Table
 from .errors import PictureError
 from .numbers import format_value
+from .rules import moves_text
 
 if TYPE_CHECKING:
     from .engines.variants import IntervalTable
@@ -265,7 +268,7 @@ def _cell_box(
         "data-i": str(i),
         "data-j": str(j),
         "data-value": format_value(cell.value),
-        "data-moves": cell.moves,
+        "data-moves": moves_text(cell.moves),
         "data-player": cell.player or "",
     }
     if lit:
@@ -303,7 +306,7 @@ def triangle(
     down to 36 px per coin for 40 coins).
 
     >>> svg = triangle([1, 2, 4, 3])
-    >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="5" data-moves="LR"' in svg
+    >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="5" data-moves="L R"' in svg
     (10, True)
     """
     view = check_view(view)
@@ -508,7 +511,7 @@ def variant_triangle(
     >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="4" data-moves="R2"' in svg
     (10, True)
     """
-    from .diagram import VARIANT_VIEW_WORDS, describe_variant, split_moves, variant_title
+    from .diagram import VARIANT_VIEW_WORDS, describe_variant, variant_title
 
     chosen, marked, shown = variant_picture(table, view, highlight)
     n = len(table)
@@ -537,8 +540,9 @@ def variant_triangle(
         group, color = _cell_box(root, layout, cell, tip, (i, j) in marked.cells)
         x, top = layout.center(i, j), layout.box_top(i, j)
         played = marked.played(i, j)
-        mistake = played and played[0] not in split_moves(cell.moves)
-        label = f"{cell.moves} ({played[0]}?)" if mistake else cell.moves
+        mistake = played and played[0] not in cell.moves
+        shown_moves = moves_text(cell.moves)
+        label = f"{shown_moves} ({played[0]}?)" if mistake else shown_moves
         moves, moves_font = fit_text(label, pitch - 2, MOVES_FONT, 6.0, TEXT_EM)
         _element(group, "text", class_="moves", x=x, y=top + BOX_HEIGHT + GAP * 0.72,
                  font_size=moves_font, text_anchor="middle",
@@ -578,7 +582,7 @@ def ring(solution: Solution, size: int | None = None) -> SvgDiagram:
         raise PictureError(f"rules {solution.rules}: only the pizza (circular) is drawn as a ring")
     n = solution.n
     check_length(n)
-    best = {int(move) for move in solution.first_moves.split()}
+    best = {int(move) for move in solution.first_moves}
     margin = solution.margin
     heading = (
         f"Pizza of {n} slice{'s' if n != 1 else ''}: best first slice "

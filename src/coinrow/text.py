@@ -20,6 +20,7 @@ from rich.text import Text
 from .diagram import Highlight, View, cells, check_view, picture_table, resolve_highlight, title
 from .engines.table import Table
 from .numbers import format_value
+from .rules import join_moves
 
 if TYPE_CHECKING:
     from .engines.variants import IntervalTable
@@ -178,7 +179,7 @@ def variant_triangle(
     ------------
      1   2   3
     """
-    from .diagram import VARIANT_VIEW_WORDS, split_moves, variant_picture, variant_title
+    from .diagram import VARIANT_VIEW_WORDS, variant_picture, variant_title
 
     chosen, marked, shown = variant_picture(table, view, highlight)
     n = len(table)
@@ -195,7 +196,7 @@ def variant_triangle(
         text = format_value(cell.value)
         canvas.put(row, left + (width - len(text)) // 2, text, style)
         played = set(marked.played(cell.i, cell.j))
-        optimal = set(split_moves(cell.moves))
+        optimal = set(cell.moves)
         moves_style = HIGHLIGHT_STYLE if played & optimal else style.replace(" reverse", "")
         for offset, part in enumerate(_move_lines(cell.moves, width), start=1):
             canvas.put(row + offset, left + (width - len(part)) // 2, part, moves_style)
@@ -214,10 +215,11 @@ def variant_triangle(
     return Text("\n").join([*legend, *(canvas.lines() if n else [])])
 
 
-def _move_lines(moves: str, width: int) -> list[str]:
-    """A cell's moves wrapped to its width, space-separated."""
+def _move_lines(moves: Sequence[str], width: int) -> list[str]:
+    """A cell's moves wrapped to its width: one-letter moves run together (``LR``, as a line
+    writes them, to fit narrow cells), longer ones space-separated."""
     lines: list[str] = []
-    for part in moves.split():
+    for part in join_moves(moves).split() if moves else ():
         if lines and len(lines[-1]) + 1 + len(part) <= width:
             lines[-1] += " " + part
         else:
@@ -238,7 +240,7 @@ def variant_cell_width(table: IntervalTable, view: str = "margin") -> int:
     shown = variant_cells(table, view)
     texts = [format_value(cell.value) for cell in shown]
     texts += [format_value(coin) for coin in table.coins]
-    texts += [move for cell in shown for move in cell.moves.split()]
+    texts += [move for cell in shown for move in cell.moves]
     return max(4, max(map(len, texts), default=1) + 2)
 
 
@@ -263,7 +265,7 @@ def ring(solution: Solution) -> Text:
 
     if solution.starts is None:
         raise PictureError(f"rules {solution.rules}: only the pizza (circular) is drawn as a ring")
-    best = {int(move) for move in solution.first_moves.split()}
+    best = {int(move) for move in solution.first_moves}
     n = solution.n
     margin = solution.margin if solution.margin is not None else 0
     head = (

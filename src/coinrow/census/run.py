@@ -20,7 +20,7 @@ from typing import Any
 from ..engines import duration_text
 from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
 from ..numbers import json_fields
-from ..rules import PLAIN, Rules
+from ..rules import PLAIN, Moves, Rules, moves_text, plain_moves
 from ..strategies import distinct
 from .families import Family, Shard, approximate, check_shards
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
@@ -125,15 +125,17 @@ class StrategySummary:
 @dataclass(kw_only=True)
 class CensusResult:
     """A whole family's census. ``histogram`` maps each margin (first player's total minus
-    the second's, optimal play) to its number of rows; ``first_moves`` counts the rows where
-    only L, only R, or both first moves are optimal (``first_moves_by`` says whether they
+    the second's, optimal play) to its number of rows; ``first_moves`` counts the rows per set
+    of optimal first moves, a tuple of :class:`~coinrow.rules.Move` (``("L",)``, ``("R",)``,
+    ``("L", "R")``; under other rules every set that occurs; in JSON keyed by the move texts
+    separated by spaces, ``"L R"``) (``first_moves_by`` says whether they
     were counted row by row or, for families closed under reversal, from the rows where R is
     optimal: as many rows have only L as only R)."""
 
     family: Family
     rows: int
     histogram: dict[int, int]
-    first_moves: dict[str, int]
+    first_moves: dict[Moves, int]
     first_moves_by: str
     strategies: list[StrategySummary]
     shards: int
@@ -178,7 +180,7 @@ class CensusResult:
             "rows": self.rows,
             "outcomes": self.outcomes,
             "margin_histogram": {str(m): self.histogram[m] for m in sorted(self.histogram)},
-            "first_moves": self.first_moves,
+            "first_moves": {moves_text(moves): rows for moves, rows in self.first_moves.items()},
             "first_moves_by": self.first_moves_by,
             "strategies": {s.name: s.to_dict() for s in self.strategies},
             "shards": {
@@ -242,16 +244,20 @@ class Totals:
             for tally in self.tallies
         ]
 
-    def combined(self) -> tuple[dict[int, int], dict[str, int], str, list[StrategySummary]]:
+    def combined(self) -> tuple[dict[int, int], dict[Moves, int], str, list[StrategySummary]]:
         """The histogram, first moves (and how they were counted) and strategies (O(histogram
         + strategies))."""
+        first_moves: dict[Moves, int]
         if self.variant is not None:
-            first_moves, by = dict(sorted(self.variant.first_moves.items())), "rows"
+            ordered = sorted(self.variant.first_moves.items(), key=lambda item: moves_text(item[0]))
+            first_moves, by = dict(ordered), "rows"
         elif self.by_rows:
-            first_moves, by = dict(self.first_moves), "rows"
+            first_moves = {plain_moves(text): rows for text, rows in self.first_moves.items()}
+            by = "rows"
         else:
             rows, right = self.rows, self.right_optimal
-            first_moves = {"L": rows - right, "R": rows - right, "LR": 2 * right - rows}
+            counts = {"L": rows - right, "R": rows - right, "LR": 2 * right - rows}
+            first_moves = {plain_moves(text): count for text, count in counts.items()}
             by = "reversal"
         summaries = [
             StrategySummary(rows=self.rows, **{**vars(tally), "examples": list(tally.examples)})
@@ -266,7 +272,7 @@ def _index(example: Example) -> int:
 
 def combine(
     job: Job, results: Iterable[ShardResult]
-) -> tuple[dict[int, int], dict[str, int], str, list[StrategySummary]]:
+) -> tuple[dict[int, int], dict[Moves, int], str, list[StrategySummary]]:
     """The family's histogram, first moves (and how they were counted) and strategies from
     its shards' results, in any order (O(shards * (histogram + strategies)))."""
     totals = Totals(job)

@@ -31,7 +31,9 @@ if TYPE_CHECKING:
     from .variants import VariantTally
 
 #: Version of the census's files (the manifest and the shard files); part of every job.
-FORMAT_VERSION = 1
+#: 2: a set of first moves is written as its move texts separated by spaces (``L R``, not
+#: ``LR``), in the rows files and the variant tallies.
+FORMAT_VERSION = 2
 
 #: Default rows per shard: stack scans (no strategy), column scans (compiled strategies),
 #: strategies played through Python, and per-row output. Each is a few tenths of a second
@@ -423,7 +425,9 @@ def _scan(
     )
 
 
-MOVE_NAMES = ("", "L", "R", "LR")
+#: A row's set of optimal first moves in the rows files, by the kernel's move code: the move
+#: texts separated by spaces (:func:`~coinrow.rules.moves_text`).
+MOVE_NAMES = ("", "L", "R", "L R")
 
 
 def _rows_table(

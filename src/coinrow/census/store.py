@@ -17,7 +17,8 @@ reported, as is every manifest line that cannot be read (:func:`parse_line`).
 
 ``shard-KEY.parquet`` holds one row: the shard's counts, its margin histogram (lists
 ``margins`` and ``counts``) and its strategies (a list of structs with their counterexamples).
-``rows-KEY.parquet`` holds every row's result: index, row, first_total, margin, first_moves.
+``rows-KEY.parquet`` holds every row's result: index, row, first_total, margin, first_moves
+(the set of optimal first moves as its move texts separated by spaces: ``L``, ``R`` or ``L R``).
 """
 
 from __future__ import annotations

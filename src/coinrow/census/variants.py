@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import InvalidOptionError, UnsupportedRulesError
 from ..numbers import exact_arithmetic
-from ..rules import RULES, Rules, coerce_rules
+from ..rules import RULES, Moves, Rules, as_moves, coerce_rules, moves_text
 from .families import Family, RandomRows, Shard, Words, WordsUpTo
 
 if TYPE_CHECKING:
@@ -252,7 +252,9 @@ class VariantTally:
     reaching: int = 0
     examples: list[ShareExample] = field(default_factory=list)
     below_four_ninths: int = 0
-    first_moves: dict[str, int] = field(default_factory=dict)
+    #: Rows per set of optimal first moves (a tuple of moves; its JSON key is the moves'
+    #: texts separated by spaces, :func:`~coinrow.rules.moves_text`).
+    first_moves: dict[Moves, int] = field(default_factory=dict)
 
     @cached_property
     def _circle(self) -> bool:
@@ -298,14 +300,16 @@ class VariantTally:
 
     def to_dict(self, family: Family | None = None) -> dict[str, Any]:
         """JSON-ready form (O(examples + first moves)): ``rules``, ``compiled``,
-        ``first_moves`` ({moves: rows}; empty for the pizza), ``share`` (null when the
+        ``first_moves`` ({moves: rows}, each set of optimal first moves keyed by its move
+        texts separated by spaces, as ``"L R"`` or ``"L2"``; empty for the pizza), ``share``
+        (null when the
         totals are not shares) with ``sense``, ``value`` ("4/9"), ``float``, ``rows``
         reaching it, ``examples`` and ``excluded_rows``, and for the pizza ``four_ninths``
         (``applies``: every coin of the family is nonnegative; ``rows_below``; ``holds``)."""
         data: dict[str, Any] = {
             "rules": self.rules,
             "compiled": self.compiled,
-            "first_moves": dict(sorted(self.first_moves.items())),
+            "first_moves": dict(sorted(_texts(self.first_moves).items())),
             "share": None,
             "four_ninths": None,
         }
@@ -340,7 +344,7 @@ class VariantTally:
                     [e.index, e.label, list(e.coins), e.first_total, e.total] for e in self.examples
                 ],
                 "below_four_ninths": self.below_four_ninths,
-                "first_moves": self.first_moves,
+                "first_moves": _texts(self.first_moves),
             },
             sort_keys=True,
         )
@@ -360,8 +364,14 @@ class VariantTally:
                 for i, label, coins, f, t in data["examples"]
             ],
             int(data["below_four_ninths"]),
-            {str(k): int(v) for k, v in data["first_moves"].items()},
+            {as_moves(str(k).split()): int(v) for k, v in data["first_moves"].items()},
         )
+
+
+def _texts(first_moves: dict[Moves, int]) -> dict[str, int]:
+    """The JSON form of a count per set of moves: each set keyed by its texts separated by
+    spaces (O(sets))."""
+    return {moves_text(moves): count for moves, count in first_moves.items()}
 
 
 def _nonnegative(family: Family) -> bool:
@@ -437,7 +447,6 @@ def _compiled_shard(
     """The compiled kernels over the shard."""
     import numpy as np
 
-    from ..rules import join_moves
     from . import variant_kernels as k
 
     bound = family.margin_bound
@@ -482,7 +491,7 @@ def _compiled_shard(
             names = ["L", "R", "B"]
         for mask, number in zip(*np.unique(masks, return_counts=True), strict=True):
             chosen = [name for bit, name in enumerate(names) if int(mask) >> bit & 1]
-            tally.first_moves[join_moves(chosen)] = int(number)
+            tally.first_moves[as_moves(chosen)] = int(number)
     tally.excluded = int(counts[k.EXCLUDED])
     tally.below_four_ninths = int(counts[k.BELOW])
     if int(counts[k.MIN_TOTAL]) and share_sense(rules) is not None:

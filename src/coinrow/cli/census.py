@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..numbers import format_value
+from ..rules import plain_moves
 from ..strategies import names
 from . import (
     alphabet_text,
@@ -109,7 +110,7 @@ def census_command(
     ),
     as_json: bool = json_option(
         "Print JSON: family, rows, outcomes {first, tie, second}, margin_histogram "
-        '{"<margin>": rows}, first_moves {L, R, LR}, strategies {name: {optimal, '
+        '{"<margin>": rows}, first_moves {"L", "R", "L R"}, strategies {name: {optimal, '
         "optimal_rate, counterexamples, regret_total, mean_regret, worst_regret, examples}}, "
         "shards {total, computed, reused, recomputed, ignored_lines}, seconds, "
         "rows_per_second, out, rules, variant (null in the plain game; else first_moves, "
@@ -274,14 +275,15 @@ def _print(result: CensusResult, console: Console) -> None:
     )
     moves = result.first_moves
     if result.variant is None:
+        only_left, only_right, both = (moves[plain_moves(text)] for text in ("L", "R", "LR"))
         console.print(
-            f"Optimal first moves: only L {moves['L']:,}, only R {moves['R']:,}, "
-            f"both {moves['LR']:,}"
+            f"Optimal first moves: only L {only_left:,}, only R {only_right:,}, "
+            f"both {both:,}"
             + (" (from R by reversal)." if result.first_moves_by == "reversal" else ".")
         )
     elif moves:
         listed = sorted(moves.items(), key=lambda item: -item[1])
-        shown = ", ".join(f"{escape(name)} {count:,}" for name, count in listed[:8])
+        shown = ", ".join(f"{escape(' or '.join(name))}: {count:,}" for name, count in listed[:8])
         more = f", {len(listed) - 8} more sets (see --json)" if len(listed) > 8 else ""
         console.print(f"Optimal first moves (rows per set of moves): {shown}{more}.")
     if result.variant is not None:

@@ -171,13 +171,13 @@ def solve_rules(
     )
     console.print(f"{solution.n} coins under {rules}: {totals}; {_verdict(solution)}.")
     if solution.start is not None:
-        console.print(f"Best first slice: {solution.first_moves} (0-based).")
+        console.print(f"Best first slice: {' or '.join(solution.first_moves)} (0-based).")
         if solution.n <= RING_LIMIT:
             from ..text import ring as text_ring
 
             console.print(text_ring(solution), soft_wrap=True)
     else:
-        console.print(f"Best first move: {solution.first_moves or 'none'}.")
+        console.print(f"Best first move: {' or '.join(solution.first_moves) or 'none'}.")
     line = solution.line
     shown = (
         line

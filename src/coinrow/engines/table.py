@@ -18,6 +18,7 @@ from typing import Any
 
 from ..errors import SubgameError, TableTooLargeError
 from ..numbers import Value, coerce_coins, exact_arithmetic, format_value, sum_bits, zero_like
+from ..rules import Moves, plain_moves
 from . import MAX_SECONDS, EngineResult, check_cost, moves_from_margins
 from .dispatch import KERNEL_MIN_LENGTH, kernel_row
 
@@ -100,7 +101,7 @@ class Table:
 
     >>> table = Table([1, 2, 4, 3])
     >>> table.value_of(0, 3), table.margin_of(0, 3), table.moves_of(0, 3), table.moves_of(1, 3)
-    (5, 0, 'LR', 'LR')
+    (5, 0, ('L', 'R'), ('L', 'R'))
     """
 
     def __new__(
@@ -205,9 +206,18 @@ class Table:
         with exact_arithmetic():
             return value + value - self.total_of(i, j)
 
-    def moves_of(self, i: int, j: int) -> str:
-        """Optimal move(s) in subgame i..j: ``"L"``, ``"R"`` or ``"LR"``; ``""`` for the empty
-        subgame ``i = j + 1`` (no coin left) (O(1))."""
+    def moves_of(self, i: int, j: int) -> Moves:
+        """Optimal moves in subgame i..j, a tuple of :class:`~coinrow.rules.Move`: ``("L",)``,
+        ``("R",)`` or ``("L", "R")``; ``()`` for the empty subgame ``i = j + 1`` (no coin
+        left) (O(1)).
+
+        >>> Table([8, 15, 3, 7]).moves_of(0, 3), Table([8, 15, 3, 7]).moves_of(2, 2)
+        (('R',), ('L', 'R'))
+        """
+        return plain_moves(self._moves_text(i, j))
+
+    def _moves_text(self, i: int, j: int) -> str:
+        """The engines' text of :meth:`moves_of`: ``"L"``, ``"R"``, ``"LR"`` or ``""``."""
         check_subgame(i, j, len(self.coins))
         if i > j:
             return ""
@@ -224,7 +234,7 @@ class Table:
         """The optimal line taking ``L`` whenever both moves are optimal (O(n))."""
         lo, hi, moves = 0, len(self.coins) - 1, []
         while lo <= hi:
-            move = self.moves_of(lo, hi)[0]
+            move = self._moves_text(lo, hi)[0]
             moves.append(move)
             lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
         return "".join(moves)
@@ -261,7 +271,7 @@ def solve(coins: Sequence[Value]) -> EngineResult:
         return EngineResult(0, "", "")
     table = Table(coins)
     return EngineResult(
-        table.margin_of(0, len(coins) - 1), table.line, table.moves_of(0, len(coins) - 1)
+        table.margin_of(0, len(coins) - 1), table.line, table._moves_text(0, len(coins) - 1)
     )
 
 

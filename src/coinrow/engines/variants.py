@@ -39,7 +39,7 @@ from ..numbers import (
     json_value,
     zero_like,
 )
-from ..rules import Misere, Rules, StoneGameVII, join_moves
+from ..rules import Misere, Moves, Rules, StoneGameVII, as_moves, join_moves
 from . import (
     MAX_SECONDS,
     duration_text,
@@ -595,10 +595,14 @@ class IntervalTable:
             if score - self._child(lo, hi) == best
         )
 
-    def moves_of(self, i: int, j: int) -> str:
-        """Every optimal move in subgame i..j as one text (see
-        :func:`~coinrow.rules.join_moves`) (O(moves))."""
-        return join_moves(self.optimal_moves_of(i, j))
+    def moves_of(self, i: int, j: int) -> Moves:
+        """Every optimal move in subgame i..j, in tie order, a tuple of
+        :class:`~coinrow.rules.Move` (O(moves)).
+
+        >>> IntervalTable([1, 2, 3], Rules.parse("take:any")).moves_of(0, 2)
+        ('L3', 'R3')
+        """
+        return as_moves(self.optimal_moves_of(i, j))
 
     def margin_of(self, i: int, j: int) -> Value:
         """The mover's objective margin in subgame i..j, as :meth:`objective_of` (O(1))."""
@@ -649,7 +653,7 @@ class IntervalTable:
         ``take`` and ``both-ends``, where it depends on the line).
 
         >>> IntervalTable([1, 2, 3], Rules.parse("take:any")).to_dict()["cells"][0]
-        {'i': 0, 'j': 2, 'value': 6, 'margin': 6, 'moves': 'L3 R3', 'player': None}
+        {'i': 0, 'j': 2, 'value': 6, 'margin': 6, 'moves': ['L3', 'R3'], 'player': None}
         """
         n = len(self.coins)
         cells = []
@@ -663,7 +667,7 @@ class IntervalTable:
                         "j": j,
                         "value": None if points else json_value(self.value_of(i, j)),
                         "margin": json_value(self._child(i, j)),
-                        "moves": self.moves_of(i, j),
+                        "moves": list(self.moves_of(i, j)),
                         # take and both-ends moves take several coins: whose turn it is
                         # depends on the line, so "player" is only given for one-coin moves
                         "player": ("first", "second")[(n - 1 - width) % 2]

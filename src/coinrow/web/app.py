@@ -60,8 +60,9 @@ from ..errors import (
     InvalidRowError,
     RowTooLongError,
     RulesError,
+    UnsupportedRulesError,
 )
-from ..game import Game
+from ..game import Game, Position
 from ..levels import level_table
 from ..numbers import (
     Value,
@@ -75,7 +76,7 @@ from ..play_values import PlayValues
 from ..puzzles import daily_puzzle, puzzle
 from ..record import Record, load_records
 from ..review import evaluation
-from ..rules import Rules
+from ..rules import RULES, Rules
 from ..solution import solve
 from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, Optimal, game_seconds, get, move_seconds, play
@@ -743,7 +744,9 @@ def create_app(
         the plain game, misere and stone-game-vii; O(n^2) (times K or P) for the others."""
         row, rules = row_and_rules(body, limits.solve_coins, check_plain=False)
         solution = solve(row, rules=rules, max_seconds=request_seconds())
-        return JSONResponse(solution.to_dict(None if body.full else PER_COIN_LIMIT))
+        data = solution.to_dict(None if body.full else PER_COIN_LIMIT)
+        data["first_move_info"] = move_info(row, rules, data["first_moves"])
+        return JSONResponse(data)
 
     @api_post(
         "/api/table",
@@ -875,6 +878,20 @@ def create_app(
                 ]
             }
         )
+
+    @api_get("/api/rules", "The rules coinrow plays", models.RulesResponse, tag="game")
+    def rules_endpoint(
+        rules: str | None = Query(
+            None,
+            max_length=128,
+            description="One rules' text form (take:2); without it, every rule (defaults).",
+        ),
+    ) -> JSONResponse:
+        """Every rule coinrow plays, each with its default parameters, or the ``rules`` asked
+        for: title, description, the moves' notation in words (``coinrow.Rules.to_dict``) and
+        the text form's syntax, for the page's help and move words. O(rules)."""
+        chosen = [Rules.parse(rules)] if rules is not None else [rule() for rule in RULES.values()]
+        return JSONResponse({"rules": [{**r.to_dict(), "syntax": r.syntax} for r in chosen]})
 
     @api_get(
         "/api/limits", "The server's limits", models.LimitsResponse, errors=False, tag="server"
@@ -1125,7 +1142,7 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
         "finished": finished,
         "turn": None if finished else position.turn,
         "move": None if finished else strategy(position),
-        "best_moves": "" if finished else subgames.moves_of(lo, hi),
+        "best_moves": [] if finished else list(subgames.moves_of(lo, hi)),
         "value": json_value(value),
         "first_total": json_value(first),
         "second_total": json_value(second),
@@ -1133,6 +1150,41 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
         "second_guaranteed": json_value(guaranteed[1]),
         "leader": "first" if first > second else "second" if second > first else "tie",
     }
+
+
+def _taken(row: Sequence[Value], rules: Rules, move: str) -> list[int]:
+    """The coins a first move takes from the whole row, by its side and count (O(count))."""
+    side, count = rules.side_count(move)
+    n = len(row)
+    if side == 2:
+        return [0, n - 1]
+    return list(range(count)) if side == 0 else list(range(n - count, n))
+
+
+def move_info(row: Sequence[Value], rules: Rules, moves: Sequence[str]) -> list[dict[str, Any]]:
+    """Each of ``moves`` (first moves of ``row`` under ``rules``) for people: its text, its
+    words (:meth:`~coinrow.rules.Rules.move_words`), the coins it takes (0-based indices)
+    and their values (O(coins taken)).
+
+    >>> move_info([4, 9, 1, 7], Rules.parse("take:2"), ["L2"])
+    [{'move': 'L2', 'words': 'take 2 coins from the left', 'indices': [0, 1], 'coins': [4, 9]}]
+    """
+    try:
+        start: Position | None = Position.start(row, rules=rules)
+    except UnsupportedRulesError:  # rules without positions yet (stone-game-ii): from the row
+        start = None
+    result = []
+    for move in moves:
+        indices = list(start.indices_of(move)) if start is not None else _taken(row, rules, move)
+        result.append(
+            {
+                "move": move,
+                "words": rules.move_words(move),
+                "indices": indices,
+                "coins": [json_value(row[index]) for index in indices],
+            }
+        )
+    return result
 
 
 def play_data(game: Game, values: PlayValues) -> dict[str, Any]:
@@ -1150,7 +1202,11 @@ def play_data(game: Game, values: PlayValues) -> dict[str, Any]:
         "finished": finished,
         "seat": None if finished else position.seat,
         "legal": [
-            {"move": move, "indices": list(position.indices_of(move))}
+            {
+                "move": move,
+                "indices": list(position.indices_of(move)),
+                "words": game.rules.move_words(move),
+            }
             for move in position.legal_moves()
         ],
         "best_moves": list(best),

@@ -248,6 +248,40 @@ class ErrorResponse(BaseModel):
     detail: str
 
 
+class MoveInfoData(BaseModel):
+    """One move for people: its text, its plain words (:meth:`coinrow.Rules.move_words`), and
+    the coins it takes (0-based indices in the row, and their values)."""
+
+    move: str
+    words: str
+    indices: list[int]
+    coins: list[Exact]
+
+
+class RulesData(BaseModel):
+    """One rules for people and pages (:meth:`coinrow.Rules.to_dict`)."""
+
+    rules: str = Field(description="The canonical text form.")
+    name: str
+    title: str
+    description: str
+    moves: str = Field(description="The moves' notation in plain words.")
+    source: str
+    players: int
+    two_player: bool
+    interval: bool
+    circle: bool
+    score_word: str
+    lowest_wins: bool
+    syntax: str = Field(description="The text form with its parameters named (take:K).")
+
+
+class RulesResponse(BaseModel):
+    """Every rule coinrow plays (each with its default parameters), or the rules asked for."""
+
+    rules: list[RulesData]
+
+
 class SolveResponse(BaseModel):
     """What ``coinrow solve --json`` prints (``Solution.to_dict()``) under every rules. Over
     10,000 coins (without ``full``) the per-coin keys are left out and listed under
@@ -271,7 +305,13 @@ class SolveResponse(BaseModel):
     winners: list[int] = Field(description="0-based seats of the winners.")
     line: str | None = Field(None, description='One optimal line: "LRL", "L2 R1", "1 LLL" (pizza).')
     moves: list[str] | None = None
-    first_moves: str = Field(description="Every optimal first move, as one text.")
+    first_moves: list[str] = Field(
+        description='Every optimal first move, a list of move texts: ["L", "R"], ["L2"], '
+        '["L", "R", "B"], the pizza\'s first slices ["1", "10"] (0-based).'
+    )
+    first_move_info: list[MoveInfoData] | None = Field(
+        None, description="The web page's addition: each optimal first move in plain words."
+    )
     start: int | None = Field(description="The pizza's first slice (0-based), else null.")
     starts: list[Exact] | None = Field(
         None,
@@ -293,7 +333,7 @@ class CellData(BaseModel):
     j: int
     value: Exact
     margin: Exact
-    moves: str
+    moves: list[Move] = Field(description='Every optimal move: ["L"], ["R"] or ["L", "R"].')
     player: Player
 
 
@@ -317,7 +357,10 @@ class VariantCellData(BaseModel):
         description="The coins the mover takes with best play; null under stone-game-vii."
     )
     margin: Exact = Field(description="The mover's margin in what the rules make them maximise.")
-    moves: str = Field(description='Every optimal move: "L", "LR", "L2 R1", "B".')
+    moves: list[str] = Field(
+        description='Every optimal move, a list of move texts: ["L"], ["L", "R"], ["L2", "R1"], '
+        '["B"].'
+    )
     player: Player | None = Field(
         description="Who moves there; null under take and both-ends (it depends on the line)."
     )
@@ -338,6 +381,7 @@ class LegalMoveData(BaseModel):
 
     move: str
     indices: list[int]
+    words: str = Field(description="The move in plain words (coinrow.Rules.move_words).")
 
 
 class PlayedMoveData(BaseModel):
@@ -358,7 +402,7 @@ class ReviewedMoveData(BaseModel):
     player: str
     move: str
     coin: Exact | None = None
-    best_moves: str = Field(description="The optimal moves there, as one text.")
+    best_moves: list[str] = Field(description="Every optimal move there, a list of move texts.")
     guaranteed_before: Exact | None = None
     guaranteed_after: Exact | None = None
     loss: Exact = Field(description="What the move cost its player, in what the rules score.")
@@ -410,7 +454,10 @@ class MoveResponse(BaseModel):
     finished: bool
     turn: Player | None = Field(description="Who moves now; null when the game is over.")
     move: Move | None = Field(description="The strategy's move here; null when over.")
-    best_moves: str = Field(description='The optimal move(s) here: "L", "R", "LR" or "".')
+    best_moves: list[Move] = Field(
+        description='Every optimal move here: ["L"], ["R"], ["L", "R"], or [] once the game is '
+        "over."
+    )
     value: Exact = Field(description="The most the player to move can get from the coins left.")
     first_total: Exact = Field(description="What the first player has taken so far.")
     second_total: Exact = Field(description="What the second player has taken so far.")
@@ -428,7 +475,7 @@ class MoveAnalysisData(BaseModel):
     player: Player
     move: Move
     coin: Exact
-    best_moves: str
+    best_moves: list[Move] = Field(description="Every optimal move there, a list of move texts.")
     guaranteed_before: Exact
     guaranteed_after: Exact
     loss: Exact
@@ -484,7 +531,7 @@ class FillStepData(BaseModel):
     right_value: Exact
     value: Exact
     total: Exact
-    moves: str
+    moves: list[Move] = Field(description='The optimal moves: ["L"], ["R"] or ["L", "R"].')
 
 
 class MemoCallData(BaseModel):
@@ -676,7 +723,7 @@ class PuzzleResponse(BaseModel):
     tempting: str
     tempting_rule: str
     tempting_move: Move
-    best_moves: str
+    best_moves: list[Move] = Field(description="Every optimal first move, a list of move texts.")
     loss: Exact
     grade: Literal["inaccuracy", "mistake", "blunder"]
     best_total: Exact

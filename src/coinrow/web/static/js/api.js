@@ -76,3 +76,26 @@ export function approx(value) {
   const slash = text.indexOf("/");
   return slash < 0 ? Number(text) : Number(text.slice(0, slash)) / Number(text.slice(slash + 1));
 }
+
+// A move in words as the server describes it (the rules' words and the values of the coins it
+// takes: /api/solve's first_move_info, /api/play's legal moves), e.g. "take 2 coins from the
+// left (4 9)". Long runs of coins are shortened.
+export function moveWords(words, coins) {
+  const values = coins.length > 6
+    ? [...coins.slice(0, 3).map(fmt), "…", ...coins.slice(-2).map(fmt)]
+    : coins.map(fmt);
+  return `${words} (${values.join(" ")})`;
+}
+
+const RULES = new Map();
+
+// The rules for people, from the library (GET /api/rules, Rules.to_dict()): title, description,
+// the moves' notation in words, lowest_wins, circle...; asked once per rules text.
+export function rulesInfo(text) {
+  if (!RULES.has(text)) {
+    const asked = get("rules", { rules: text }).then((data) => data.rules[0]);
+    asked.catch(() => RULES.delete(text)); // asked again next time
+    RULES.set(text, asked);
+  }
+  return RULES.get(text);
+}

@@ -83,7 +83,7 @@ function cellLabel(cell, coins) {
   const part = coins.slice(cell.i, cell.j + 1).map(fmt).join(" ");
   const who = cell.player ? `${cell.player} player to move, ` : "";
   const value = cell.value === null ? "" : `, takes ${fmt(cell.value)}`;
-  return `coins ${cell.i + 1}..${cell.j + 1} (${part}): ${who}the mover's margin ${fmt(cell.margin)}${value}; best moves ${cell.moves}`;
+  return `coins ${cell.i + 1}..${cell.j + 1} (${part}): ${who}the mover's margin ${fmt(cell.margin)}${value}; best moves ${cell.moves.join(" ")}`;
 }
 
 async function renderVariant(text, key) {
@@ -132,7 +132,7 @@ async function renderVariant(text, key) {
     });
     group.append(svgNode("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 6 }));
     group.append(svgNode("text", { x: x + CELL / 2, y: y + 25, class: "margin" }, fmt(cell.margin)));
-    group.append(svgNode("text", { x: x + CELL / 2, y: y + 44, class: "moves" }, cell.moves));
+    group.append(svgNode("text", { x: x + CELL / 2, y: y + 44, class: "moves" }, cell.moves.join(" ")));
     cells.set(`${cell.i},${cell.j}`, group);
     svg.append(group);
   }

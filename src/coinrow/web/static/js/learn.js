@@ -221,7 +221,7 @@ function coinsOf(i, j) {
 function bestMove(moves, i, j) {
   if (i === j) return "take the last coin";
   if (moves.length === 2) return "either end is as good";
-  return moves === "L" ? `take the left coin (${esc(fmt(state.data.coins[i]))})` : `take the right coin (${esc(fmt(state.data.coins[j]))})`;
+  return moves[0] === "L" ? `take the left coin (${esc(fmt(state.data.coins[i]))})` : `take the right coin (${esc(fmt(state.data.coins[j]))})`;
 }
 
 function renderFill() {

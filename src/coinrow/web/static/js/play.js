@@ -463,7 +463,7 @@ function showHint() {
     ? `Both ends are equally good: ${words.join(" or ")}.`
     : `Best: take ${words[0]}.`;
   $("play-hint-text").textContent = `${best} With best play you finish with ${fmt(info[`${info.turn}_guaranteed`])}.`;
-  $("play-hint-text").dataset.moves = info.best_moves;
+  $("play-hint-text").dataset.moves = info.best_moves.join(" ");
 }
 
 // Undo goes back to before your last move (and the reply); the moves are kept for redo.
@@ -598,7 +598,7 @@ function renderAnalysis() {
   if (!over) return;
   const rows = data.analysis.moves.map((move) => {
     const row = document.createElement("tr");
-    const cells = [move.step, name(move.player), move.move, fmt(move.coin), [...move.best_moves].join(" or "), fmt(move.loss), move.label];
+    const cells = [move.step, name(move.player), move.move, fmt(move.coin), move.best_moves.join(" or "), fmt(move.loss), move.label];
     for (const value of cells) {
       const cell = document.createElement("td");
       cell.textContent = value;

@@ -2,7 +2,7 @@
 // other seat perfectly (the first optimal move the server gives). The server is stateless:
 // each request sends the coins, the rules and the moves, and /api/play answers with the
 // seat to move, the legal moves and the coins each takes, the optimal moves, and the totals.
-import { fmt, post } from "./api.js";
+import { fmt, moveWords, post } from "./api.js";
 import { drawRing, RING_LIMIT } from "./ring.js";
 
 const DELAY = 250; // ms before a computer's move is shown
@@ -242,7 +242,7 @@ function render() {
       verdict.className = `label ${judged.label}`;
       verdict.textContent = judged.label;
       item.append(" · ", verdict);
-      if (judged.label !== "best") item.append(` (best: ${judged.best_moves}; lost ${fmt(judged.loss)})`);
+      if (judged.label !== "best") item.append(` (best: ${judged.best_moves.join(" or ")}; lost ${fmt(judged.loss)})`);
     }
     list.append(item);
   });
@@ -308,11 +308,12 @@ function showHint() {
   const data = game.data;
   if (!data || data.finished || data.seat !== game.seat) return;
   game.hinted = data.best_moves;
-  const described = data.best_moves.map((move) => {
+  const described = data.best_moves.map((move) => { // the server's words for each best move
     const legal = data.legal.find((item) => item.move === move);
-    return words(move, legal.indices, data.coins)[1];
+    return moveWords(legal.words, legal.indices.map((index) => data.coins[index]));
   });
   $("pv-hint-text").textContent = `Best: ${described.join(", or ")}. With best play from here you end with ${fmt(data.best_totals[game.seat])}.`;
+  $("pv-hint-text").dataset.moves = data.best_moves.join(" ");
   render();
 }
 

@@ -1,7 +1,7 @@
 // Solve: totals, margin, winner, the optimal line and who takes which coin; a share link.
 // Under other rules: every player's total, the outcome, the first moves and the line, and
 // for the pizza the ring with each first slice's margin.
-import { fmt, post } from "./api.js";
+import { fmt, moveWords, post, rulesInfo } from "./api.js";
 import { drawRing, label, RING_LIMIT, signed } from "./ring.js";
 
 let ctx;
@@ -55,11 +55,9 @@ async function render(text, key) {
   }[data.outcome];
   const n = data.n;
   const coins = data.coins;
-  const words = [...data.first_moves].map((move) => {
-    const side = move === "L" ? "left" : "right";
-    return coins ? `take the ${side} coin (${fmt(coins[move === "L" ? 0 : n - 1])})` : `take the ${side} coin`;
-  });
+  const words = data.first_move_info.map((info) => moveWords(info.words, info.coins));
   $("solve-best").textContent = words.length === 2 ? `either: ${words.join(" or ")}` : words[0];
+  $("solve-best").dataset.moves = data.first_moves.join(" ");
   $("solve-line").textContent = data.line || "(left out for long rows)";
   const list = $("solve-coins");
   list.replaceChildren();
@@ -102,38 +100,15 @@ function seatName(rules, seat, players) {
   return seat === 0 ? "First player" : "Second player";
 }
 
-// A move's words: L, R, B, L2 (take two from the left), or a pizza slice (0-based index).
-export function moveWords(move, coins, n, circular) {
-  if (circular) return `eat slice ${Number(move) + 1} (${fmt(coins[Number(move)])})`;
-  if (move === "B") return `take both end coins (${fmt(coins[0])} and ${fmt(coins[n - 1])})`;
-  const side = move[0] === "L" ? "left" : "right";
-  const count = move.length > 1 ? Number(move.slice(1)) : 1;
-  if (count === 1) return `take the ${side} coin (${fmt(coins[side === "left" ? 0 : n - 1])})`;
-  return `take ${count} coins from the ${side}`;
-}
-
-// A text of moves as the library writes it: "LR", "L2 R1", "1 3" (pizza slices).
-export function splitMoves(text) {
-  return text.includes(" ") ? text.split(" ").filter(Boolean) : [...text];
-}
-
-const ABOUT = {
-  circular: "The first move is a slice; the line writes it as the slice's 0-based index, then L and R eat the ends of the row the eaten slice leaves (it starts with the next slice clockwise).",
-  misere: "Each player wants the smallest total: the winner took less.",
-  "stone-game-vii": "Totals are points: each move scores the sum of the coins that remain after it.",
-  take: "A move names its side and count: L2 takes two coins from the left.",
-  "both-ends": "B takes both end coins at once.",
-  reply: "The second player always takes the larger end coin (the left one on ties); the first player plays their best reply to that.",
-  players: "Each player maximises their own total; the tie-break decides when two moves give a player the same.",
-};
 
 let ring = null;
 
 async function renderVariant(text, key) {
   const rules = ctx.rules();
   let data;
+  let info;
   try {
-    data = await post("solve", { coins: text, rules });
+    [data, info] = await Promise.all([post("solve", { coins: text, rules }), rulesInfo(rules)]);
   } catch (error) {
     shown = null;
     $("solve-variant").hidden = true;
@@ -159,7 +134,6 @@ async function renderVariant(text, key) {
     card.append(who, points);
     scores.append(card);
   });
-  const kind = ctx.rulesKind();
   let verdict;
   if (data.outcome === "tie") {
     verdict = players > 2
@@ -169,18 +143,19 @@ async function renderVariant(text, key) {
     verdict = `Player ${data.winners[0] + 1} wins with ${fmt(data.totals[data.winners[0]])}.`;
   } else {
     const by = fmt(data.margin).replace(/^−/, "");
-    verdict = kind === "misere"
+    verdict = info.lowest_wins
       ? `The ${data.outcome} player wins, taking ${by} less.`
       : `The ${data.outcome} player wins by ${by}.`;
   }
   $("solve-v-verdict").textContent = verdict;
   $("solve-v-margin").parentElement.hidden = data.margin === null;
   if (data.margin !== null) $("solve-v-margin").textContent = fmt(data.margin);
-  const circular = kind === "circular";
-  const firsts = splitMoves(data.first_moves).map((move) => moveWords(move, data.coins, data.n, circular));
+  const circular = info.circle;
+  const firsts = data.first_move_info.map((info) => moveWords(info.words, info.coins));
   $("solve-v-best").textContent = firsts.length > 1 ? `any of: ${firsts.join("; ")}` : firsts[0] || "none";
+  $("solve-v-best").dataset.moves = data.first_moves.join(" ");
   $("solve-v-line").textContent = data.line;
-  $("solve-v-about").textContent = `${ABOUT[kind] || ""} Solved by ${data.engine}.`.trim();
+  $("solve-v-about").textContent = `${info.description} Moves: ${info.moves}. Solved by ${data.engine}.`;
   $("solve-ring-box").hidden = !circular;
   if (circular) showRing(data);
   const link = ctx.link("solve");
@@ -190,7 +165,7 @@ async function renderVariant(text, key) {
 }
 
 function showRing(data) {
-  const best = splitMoves(data.first_moves).map(Number);
+  const best = data.first_moves.map(Number); // the pizza's first moves are slices
   const info = $("solve-ring-info");
   if (data.n > RING_LIMIT) {
     $("solve-ring").replaceChildren();
