@@ -884,6 +884,7 @@ def create_app(
         rules: str | None = Query(
             None,
             max_length=128,
+            pattern=models.RULES_PATTERN,
             description="One rules' text form (take:2); without it, every rule (defaults).",
         ),
     ) -> JSONResponse:
