@@ -245,7 +245,7 @@ def solve_variant(
     >>> solve_variant([1] * 10_000, "take:any", max_seconds=5)
     Traceback (most recent call last):
     ...
-    coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 45 seconds, over the limit of 5 seconds
+    coinrow.errors.CostLimitError: solving 10,000 coins under take:any would take about 26 seconds, over the limit of 5 seconds
 
     >>> solve_variant([3, 2, 10, 4], "reply:greedy").margin
     7

@@ -182,7 +182,7 @@ VARIANT_SUBGAME_SECONDS: dict[str, float] = {
     "take-any": 0.35e-6,
     "reply": 0.8e-6,
     "reply-object": 2.4e-6,
-    "reply-compiled": 0.45e-8,
+    "reply-compiled": 0.3e-8,
     "players": 0.25e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
@@ -250,7 +250,7 @@ def variant_cost(
 
     >>> seconds, needed = variant_cost([1] * 10_000, Rules.parse("take:any"))
     >>> round(seconds), needed // 10**6
-    (45, 200)
+    (26, 200)
     >>> variant_cost([1] * 10_000, Rules.parse("misere"))[0] < 0.1
     True
     """
