@@ -98,7 +98,8 @@ def slow(position):
 
 
 def shard_lines(folder: Path) -> list[dict[str, Any]]:
-    lines = (folder / "manifest.jsonl").read_text().splitlines() if folder.exists() else []
+    manifest = folder / "manifest.jsonl"  # the folder is made before its manifest is claimed
+    lines = manifest.read_text().splitlines() if manifest.exists() else []
     out = []
     for line in lines:
         try:

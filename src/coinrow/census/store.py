@@ -136,6 +136,7 @@ class Store:
         temporary = self.directory / f".{MANIFEST}.{os.getpid()}.tmp"
         with _os_errors(f"cannot write {self.manifest}"):
             handle = open(temporary, "xb")  # noqa: SIM115 - kept open: it holds the lock
+            claimed = False
             try:
                 handle.write(header)
                 handle.flush()
@@ -148,10 +149,10 @@ class Store:
                         f"{self.directory} was just claimed by another census; resume it "
                         "once that one ends, or choose another folder"
                     ) from None
-            except BaseException:
-                handle.close()
-                raise
+                claimed = True
             finally:
+                if not claimed:
+                    handle.close()
                 with contextlib.suppress(OSError):
                     os.unlink(temporary)
         self._lock = handle
@@ -189,11 +190,13 @@ class Store:
         if not self.manifest.is_file():
             raise CensusStoreError(f"{self.directory} holds no census to resume (no {MANIFEST})")
         self.lock()
+        read = False
         try:
             self._read_manifest()
-        except BaseException:
-            self.release()
-            raise
+            read = True
+        finally:
+            if not read:
+                self.release()
 
     def _read_manifest(self) -> None:
         assert self._lock is not None
@@ -349,16 +352,18 @@ class Store:
         data = sink.getvalue().to_pybytes()
         temporary = self.directory / f".{name}.{os.getpid()}.tmp"
         with _os_errors(f"cannot write {self.directory / name}"):
+            written = False
             try:
                 with open(temporary, "wb") as handle:
                     handle.write(data)
                     handle.flush()
                     os.fsync(handle.fileno())
                 os.replace(temporary, self.directory / name)
-            except BaseException:
-                with contextlib.suppress(OSError):
-                    os.unlink(temporary)
-                raise
+                written = True
+            finally:
+                if not written:  # a full disk, or Ctrl-C: no temporary file is left
+                    with contextlib.suppress(OSError):
+                        os.unlink(temporary)
         return _sha256(data), len(data)
 
     def _append(self, line: dict[str, Any]) -> None:

@@ -132,7 +132,7 @@ VARIANT_SUBGAME_SECONDS: dict[str, float] = {
     "take-any": 0.35e-6,
     "reply-python": 0.8e-6,
     "reply-object": 2.4e-6,
-    "reply-compiled": 0.45e-8,
+    "reply-compiled": 0.3e-8,
     "seats": 0.25e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
