@@ -176,17 +176,17 @@ INTERVAL_KINDS = ("plain", "misere", "stone-game-vii", "take", "both-ends")
 #: (:func:`coinrow.engines.subgame_seconds`).
 VARIANT_SUBGAME_SECONDS: dict[str, float] = {
     "interval": 0.35e-6,
-    "both-ends": 0.65e-6,
+    "both-ends": 0.45e-6,
     "take": 1.0e-6,
     "take-moves": 0.2e-6,
     "take-any": 0.35e-6,
     "reply": 0.8e-6,
     "reply-object": 2.4e-6,
     "reply-compiled": 0.3e-8,
-    "players": 0.25e-6,
+    "players": 0.21e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
-    "doubled-row": 0.85e-6,
+    "doubled-row": 0.6e-6,
 }
 
 #: The pure-Python engines' cost per subgame grows with n (measured 1.4 to 3.4 times the
