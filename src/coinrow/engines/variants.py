@@ -126,17 +126,17 @@ def variant_table(
 #: (:func:`coinrow.engines.subgame_seconds`).
 VARIANT_SUBGAME_SECONDS: dict[str, float] = {
     "interval": 0.35e-6,
-    "three-moves": 0.65e-6,
+    "three-moves": 0.45e-6,
     "window-maxima": 1.0e-6,
     "take-moves": 0.2e-6,
     "take-any": 0.35e-6,
     "reply-python": 0.8e-6,
     "reply-object": 2.4e-6,
     "reply-compiled": 0.3e-8,
-    "seats": 0.25e-6,
+    "seats": 0.21e-6,
     "pizza": 0.8e-6,
     "pizza-compiled": 1.5e-8,
-    "doubled-row": 0.85e-6,
+    "doubled-row": 0.6e-6,
     "search": 0.6e-6,
 }
 
