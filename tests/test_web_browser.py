@@ -680,8 +680,9 @@ def test_crafted_links_keep_their_defaults(app_page: Any, live_url: str) -> None
     assert page.is_checked('input[name="explore-view"][value="total"]')  # the default view
     assert page.is_checked("#explore-best")  # the good parameter is kept
     page.goto(live_url + "#learn?coins=3%202%202%203%201%202&step=abc&method=memo")
-    wait_js(page, "document.querySelector('#learn-slider')?.value === '1'")
-    assert page.is_checked('input[name="learn-mode"][value="memo"]')
+    memo = 'document.querySelector(\'input[name="learn-mode"][value="memo"]\')?.checked'
+    wait_js(page, f"{memo} && document.querySelector('#learn-slider')?.value === '1'")
+    assert page.is_checked('input[name="learn-mode"][value="memo"]')  # the good one is kept
     page.goto(live_url + "#learn?coins=3%202%202%203%201%202&step=3")  # a good link: no notice
     wait_js(page, "document.querySelector('#learn-slider')?.value === '3'")
     assert page.is_hidden("#link-notice")
