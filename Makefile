@@ -27,7 +27,8 @@ test: $(STAMP) browser
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not alone"
+	$(BIN)/python -m pytest -m alone -n0
 
 # Speed: the engine table and ratios (coinrow bench), then the pytest-benchmark versions.
 bench: $(STAMP)

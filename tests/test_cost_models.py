@@ -1,7 +1,12 @@
 """Issue 24, item 3: every rules' and strategy's cost model is checked by running the
 largest request it accepts under a small limit and measuring its CPU time, which must be
 within 2x of the estimate (the library's own estimate: the one that accepts or refuses the
-request, and the one the web asks for)."""
+request, and the one the web asks for).
+
+These tests are marked ``alone``: ``make test`` runs them after the parallel suite, one at a
+time, because another test busy on the sibling hyperthread of a 2-core machine doubles the CPU
+time a kernel takes (both compiled cases ran at 2.02x of their estimates in a CI run that way).
+The fastest of two runs is compared, as a benchmark would."""
 
 from __future__ import annotations
 
@@ -90,6 +95,12 @@ def move_case(name: str) -> tuple[Any, Any]:
     return estimate, run
 
 
+def cpu_seconds(run: Callable[[int], None], n: int) -> float:
+    started = time.process_time()
+    run(n)
+    return time.process_time() - started
+
+
 CASES = {
     "interval take:2": variant_case("take:2"),
     "window take:7": variant_case("take:7"),
@@ -111,15 +122,14 @@ CASES = {
 }
 
 
+@pytest.mark.alone
 @pytest.mark.parametrize("name", CASES)
 def test_the_largest_accepted_request_runs_within_twice_its_estimate(name: str) -> None:
     estimate, run = CASES[name]
     n = largest_accepted(estimate)
     expected = estimate(n)
     run(min(n, 80))  # compile (kernels from 64 coins) and warm, outside the measure
-    started = time.process_time()
-    run(n)
-    spent = time.process_time() - started
+    spent = min(cpu_seconds(run, n) for _ in range(2))
     assert expected / 2 <= spent <= 2 * expected, (
         f"{name}: {n:,} coins, {spent:.3f} s CPU against {expected:.3f} s estimated"
     )
