@@ -28,7 +28,7 @@ test: $(STAMP) browser
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -m "not alone"
-	$(BIN)/python -m pytest -m alone -n0
+	$(BIN)/python -m pytest -m alone -n0 tests
 
 # Speed: the engine table and ratios (coinrow bench), then the pytest-benchmark versions.
 bench: $(STAMP)
