@@ -252,6 +252,8 @@ class _Session:
     def show_board(self) -> None:
         position, totals = self.game.position, self.game.totals
         self.console.print(_position_board(position))
+        if position.state is not None and not position.is_over:  # the state limits the moves
+            self.console.print(f"Moves now: {' '.join(position.legal_moves())}")
         scores = " · ".join(
             f"{escape(who)} {format_value(total)}"
             for who, total in zip(self.names("You"), totals, strict=True)
