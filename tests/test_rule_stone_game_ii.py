@@ -125,6 +125,18 @@ def test_record_round_trip_and_analysis() -> None:
         assert 2 * step.loss == best - margins[move]  # a total: half the margin lost
         assert (step.label == "best") == (margins[move] == best)
     assert start.best_totals() == solve(coins, rules=RULES).totals
+    from coinrow.review import evaluation
+
+    chart = evaluation(coins, game.moves, rules=RULES)  # the review's evaluation chart
+    assert len(chart) == len(game.moves) + 1
+    for ply, point in enumerate(chart):
+        so_far = Game(coins, game.moves[:ply], rules=RULES)
+        position = so_far.position
+        gone, m = position.state or (0, 0)
+        best, _ = oracle.stone_game_ii_positions(coins)(gone, m)
+        rest, mover = sum(position.remaining), position.seat % 2
+        assert 2 * point.totals[mover] == 2 * so_far.totals[mover] + rest + best
+        assert 2 * point.totals[1 - mover] == 2 * so_far.totals[1 - mover] + rest - best
 
 
 def test_tournament_and_strategies() -> None:
