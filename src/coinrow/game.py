@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .engines import variants as variant_engines
 from .errors import IllegalMoveError, SubgameError, UnsupportedRulesError
-from .numbers import Value, coerce_coins, exact_arithmetic, format_value, row_repr, zero_like
+from .numbers import Row, Value, exact_arithmetic, format_value, row_repr, zero_like
 from .rules import PLAIN, Moves, Rules, coerce_rules, join_moves
 from .subgames import SubgameQueries, Subgames
 
@@ -134,7 +134,7 @@ class Position:
     state: tuple[int, ...] | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "coins", tuple(coerce_coins(self.coins)))
+        object.__setattr__(self, "coins", Row.of(self.coins))
         rules = coerce_rules(self.rules)
         _check_positions(rules)
         object.__setattr__(self, "rules", PLAIN if rules.is_plain else rules)
@@ -231,7 +231,7 @@ class Position:
         >>> Position.start([1, 2, 3], rules="misere")
         Position([1, 2, 3], 0, 2, rules='misere')
         """
-        row = tuple(coerce_coins(coins))
+        row = Row.of(coins)
         position = cls._unchecked(row, 0, len(row) - 1)
         chosen = coerce_rules(rules)
         if chosen.is_plain:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .engines import variants as engines
 from .errors import UnsupportedRulesError
-from .numbers import Value, coerce_coins, exact_arithmetic, zero_like
+from .numbers import Row, Value, exact_arithmetic, zero_like
 from .rules import Moves, Rules, as_moves, coerce_rules
 from .subgames import Subgames
 
@@ -80,7 +80,7 @@ class PlayValues:
         *,
         opponent: Opponent | None = None,
     ) -> None:
-        self.coins = tuple(coerce_coins(coins))
+        self.coins = Row.of(coins)
         self.rules = coerce_rules(rules)
         self.zero: Value = zero_like(list(self.coins[:1]))
         self._opponent = opponent

@@ -30,8 +30,8 @@ from ..errors import (
     UnsupportedRulesError,
 )
 from ..numbers import (
+    Row,
     Value,
-    coerce_coins,
     exact_arithmetic,
     format_value,
     halve,
@@ -100,7 +100,7 @@ def variant_table(
             f"rules {rules} have no table of subgames (only two players alternating on an "
             "interval of the row have one)"
         )
-    row = coerce_coins(coins)
+    row = Row.of(coins)
     seconds, needed = variant_cost(row, rules, table=True, limit=max_seconds)
     budget = MEMORY_BUDGET if memory_budget is None else memory_budget
     what = f"a table of {len(row):,} coins under {rules}"
