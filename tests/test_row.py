@@ -39,7 +39,11 @@ def test_a_row_carries_its_kind_size_and_int64_safety() -> None:
         assert Row.of(coins).int64_safe == int64_safe(list(coins))
     copy = pickle.loads(pickle.dumps(Row.of(["0.5", 1])))
     assert isinstance(copy, Row) and copy.kind == "decimal" and copy == (Decimal("0.5"), 1)
-    for bad, error in (([True], InvalidCoinError), ({1, 2}, InvalidRowError), ([1.0, "x"], InvalidCoinError)):  # noqa: E501
+    for bad, error in (
+        ([True], InvalidCoinError),
+        ({1, 2}, InvalidRowError),
+        ([1.0, "x"], InvalidCoinError),
+    ):
         with pytest.raises(error):
             Row.of(bad)
 
