@@ -2,7 +2,7 @@
 interval variant, the pizza on the doubled row, the best reply to a known opponent, N players,
 and the fast paths on the O(n) reduction.
 
-Every engine expects a row validated by :func:`coinrow.numbers.coerce_coins` and runs inside
+Every engine expects a validated row (a :class:`coinrow.numbers.Row`) and runs inside
 :func:`coinrow.numbers.exact_arithmetic`. A two-player DP works with the mover's *objective
 margin* O(i, j): the mover's score minus the other's from subgame i..j on, where a move's
 score is what the rules make it (the coins taken; minus them in the misère game; the coins
