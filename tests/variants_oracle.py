@@ -183,3 +183,28 @@ def stone_game_ii(piles: Sequence[Number]) -> tuple[Number, Number]:
     best.cache_clear()
     total = sum(row)
     return (total + margin) / 2, (total - margin) / 2
+
+
+def stone_game_ii_positions(
+    piles: Sequence[Number],
+) -> Callable[[int, int], tuple[Number, dict[str, Number]]]:
+    """LeetCode 1140 from any position of one row: a function of ``gone`` (piles already
+    taken) and the mover's M, giving the mover's margin (own stones minus the other's from
+    here on) with best play and each legal move's margin, moves named ``L1`` to ``L(2M)``
+    (take the first X piles left). One memo per row, shared by every position asked."""
+    row = tuple(piles)
+
+    @cache
+    def moves(gone: int, m: int) -> dict[str, Number]:
+        return {
+            f"L{x}": sum(row[gone : gone + x]) - best(gone + x, max(m, x))
+            for x in range(1, min(2 * m, len(row) - gone) + 1)
+        }
+
+    def best(gone: int, m: int) -> Number:
+        return max(moves(gone, m).values()) if gone < len(row) else 0
+
+    def position(gone: int, m: int) -> tuple[Number, dict[str, Number]]:
+        return best(gone, m), moves(gone, m)
+
+    return position

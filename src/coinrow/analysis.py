@@ -19,7 +19,7 @@ from .engines import MAX_SECONDS, check_cost
 from .engines.variants import check_variant_seconds, position_solves_cost
 from .errors import IllegalMoveError
 from .game import Game, Position, parse_moves, seat_name
-from .numbers import Value, coerce_coins, exact_arithmetic, format_value, json_fields
+from .numbers import Row, Value, exact_arithmetic, format_value, json_fields
 from .play_values import PlayValues
 from .rules import PLAIN, Moves, Rules, coerce_rules, moves_text
 from .subgames import Subgames
@@ -365,7 +365,7 @@ def _analyze_under(
     max_seconds: float | None,
 ) -> GameAnalysis:
     """:func:`analyze` under other rules (see there)."""
-    row = tuple(coerce_coins(coins))
+    row = Row.of(coins)
     game = Game(row, moves, rules=rules)
     n, steps = len(row), len(game.moves)
     if rules.per_position:  # each position solves the coins left

@@ -17,7 +17,7 @@ from typing import Any
 from .engines import reduction
 from .errors import IllegalMoveError
 from .game import MOVES, Game, Position
-from .numbers import Value, coerce_coins, exact_arithmetic, json_fields, zero_like
+from .numbers import Row, Value, exact_arithmetic, json_fields, zero_like
 from .play_values import PlayValues
 from .rules import PLAIN, Rules, coerce_rules, join_moves
 from .strategies import Strategy, play_values
@@ -173,7 +173,7 @@ def check_row(
     chosen = coerce_rules(rules)
     if not chosen.is_plain:
         return _check_row_under(coins, strategy, chosen)
-    row = tuple(coerce_coins(coins))
+    row = Row.of(coins)
     if not row:
         return None
     sub = Subgames(row)
@@ -259,7 +259,7 @@ def _legal(position: Position, move: str) -> str:
 def _check_row_under(
     coins: Sequence[object], strategy: Strategy, rules: Rules
 ) -> Counterexample | None:
-    row = tuple(coerce_coins(coins))
+    row = Row.of(coins)
     if not row:
         return None
     values = play_values(row, rules)

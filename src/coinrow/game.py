@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Literal
 
 from .engines import variants as variant_engines
 from .errors import IllegalMoveError, SubgameError, UnsupportedRulesError
-from .numbers import Value, coerce_coins, exact_arithmetic, format_value, row_repr, zero_like
+from .numbers import Row, Value, exact_arithmetic, format_value, row_repr, zero_like
 from .rules import PLAIN, Moves, Rules, coerce_rules, join_moves
 from .subgames import SubgameQueries, Subgames
 
@@ -108,7 +108,9 @@ class Position:
     what it cannot derive from its bounds: ``ply``, the moves played, under ``take`` and
     ``both-ends`` (where a move takes several coins), and ``first_slice``, the pizza's first slice
     (None before it; then ``lo..hi`` index the row the slice opens,
-    :func:`~coinrow.engines.variants.opened`). Its repr reads back:
+    :func:`~coinrow.engines.variants.opened`), and ``state``, the rules' state where a position
+    is more than its coins (:attr:`~coinrow.rules.Rules.stateful`: Stone Game II's piles gone
+    and M; the coins left are those after the state's first item). Its repr reads back:
 
     >>> q = Position.start([1, 2, 3, 4], rules="take:2").play("L2")
     >>> q, q.legal_moves(), q.seat
@@ -116,6 +118,11 @@ class Position:
     >>> c = Position.start([1, 2, 3, 4], rules="circular")
     >>> c.legal_moves(), c.play("1"), c.play("1").remaining
     (('0', '1', '2', '3'), Position([1, 2, 3, 4], 0, 2, rules='circular', first_slice=1), (3, 4, 1))
+    >>> s = Position.start([2, 7, 9, 4, 4], rules="stone-game-ii").play("L2")
+    >>> s
+    Position([2, 7, 9, 4, 4], 2, 4, rules='stone-game-ii', ply=1, state=(2, 2))
+    >>> s.legal_moves()
+    ('L1', 'L2', 'L3')
     """
 
     coins: tuple[Value, ...]
@@ -124,9 +131,10 @@ class Position:
     rules: Rules = field(default=PLAIN, kw_only=True)
     ply: int | None = field(default=None, kw_only=True)
     first_slice: int | None = field(default=None, kw_only=True)
+    state: tuple[int, ...] | None = field(default=None, kw_only=True)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "coins", tuple(coerce_coins(self.coins)))
+        object.__setattr__(self, "coins", Row.of(self.coins))
         rules = coerce_rules(self.rules)
         _check_positions(rules)
         object.__setattr__(self, "rules", PLAIN if rules.is_plain else rules)
@@ -139,6 +147,7 @@ class Position:
             extra = getattr(self, name)
             if extra is not None and (isinstance(extra, bool) or not isinstance(extra, int)):
                 raise SubgameError(f"{name} must be an int or None, not {extra!r}")
+        self._check_state(n)
         if self.rules.circle:
             self._check_circle(n)
             return
@@ -159,6 +168,21 @@ class Position:
         most = self.rules.most_per_move or max(taken, 1)
         if not -(-taken // most) <= self.ply <= taken:
             raise SubgameError(f"{self.ply} moves cannot take {taken} coins under {self.rules}")
+
+    def _check_state(self, n: int) -> None:
+        if not self.rules.stateful:
+            if self.state is not None:
+                raise SubgameError(f"rules {self.rules} keep no state besides lo and hi")
+            return
+        problem = self.rules.state_problem(self.state, n)
+        if problem is not None:
+            raise SubgameError(problem)
+        assert self.state is not None
+        if (self.lo, self.hi) != (self.state[0], n - 1):
+            raise SubgameError(
+                f"under {self.rules} the coins left are those after the state's first item: "
+                f"lo {self.state[0]} and hi {n - 1}, not {self.lo} and {self.hi}"
+            )
 
     def _check_circle(self, n: int) -> None:
         if self.ply is not None:
@@ -183,12 +207,20 @@ class Position:
         object.__setattr__(position, "hi", hi)
         return position
 
-    def _with(self, lo: int, hi: int, ply: int | None, first_slice: int | None) -> Position:
+    def _with(
+        self,
+        lo: int,
+        hi: int,
+        ply: int | None,
+        first_slice: int | None,
+        state: tuple[int, ...] | None = None,
+    ) -> Position:
         """A position of the same row and rules, already validated (O(1))."""
         position = Position._unchecked(self.coins, lo, hi)
         object.__setattr__(position, "rules", self.rules)
         object.__setattr__(position, "ply", ply)
         object.__setattr__(position, "first_slice", first_slice)
+        object.__setattr__(position, "state", state)
         return position
 
     @classmethod
@@ -199,7 +231,7 @@ class Position:
         >>> Position.start([1, 2, 3], rules="misere")
         Position([1, 2, 3], 0, 2, rules='misere')
         """
-        row = tuple(coerce_coins(coins))
+        row = Row.of(coins)
         position = cls._unchecked(row, 0, len(row) - 1)
         chosen = coerce_rules(rules)
         if chosen.is_plain:
@@ -210,6 +242,8 @@ class Position:
         _check_positions(rules)
         object.__setattr__(self, "rules", rules)
         object.__setattr__(self, "ply", None if rules.single_coin_moves else 0)
+        if rules.stateful:
+            object.__setattr__(self, "state", rules.start_state())
         return self
 
     @property
@@ -309,6 +343,8 @@ class Position:
             return ()
         if self.rules.circle and self.first_slice is None:
             return tuple(str(index) for index in range(len(self.coins)))
+        if self.state is not None:
+            return tuple(move for move, _, _ in self.rules.state_moves(self.state, len(self.coins)))
         return self.rules.legal_moves(self.lo, self.hi)
 
     def _parse(self, move: str) -> tuple[int, int]:
@@ -326,6 +362,11 @@ class Position:
             ) from None
         if count > self.hi - self.lo + 1:
             raise IllegalMoveError(f"{move!r} takes {count} coins; {self.hi - self.lo + 1} left")
+        if self.state is not None and self.rules.move(side, count) not in self.legal_moves():
+            raise IllegalMoveError(
+                f"{move!r} is not legal here under {self.rules}; legal: "
+                f"{' '.join(self.legal_moves())}"
+            )
         return side, count
 
     def coin_index(self, move: str) -> int:
@@ -391,8 +432,14 @@ class Position:
         if self.rules.circle and self.first_slice is None:
             return self._with(0, len(self.coins) - 2, None, self._slice(move))
         side, count = self._parse(move)
+        ply = None if self.ply is None else self.ply + 1
+        if self.state is not None:
+            text, n = self.rules.move(side, count), len(self.coins)
+            moves = self.rules.state_moves(self.state, n)
+            state = next(after for legal, _, after in moves if legal == text)
+            return self._with(state[0], self.hi, ply, None, state)
         lo, hi = variant_engines.advance(self.lo, self.hi, side, count)
-        return self._with(lo, hi, None if self.ply is None else self.ply + 1, self.first_slice)
+        return self._with(lo, hi, ply, self.first_slice)
 
     def move_text(self, move: str) -> str:
         """The canonical text of a legal move (``b`` -> ``B``, ``l02`` -> ``L2``) (O(len)).
@@ -504,7 +551,11 @@ class Position:
             return f"Position({row_repr(self.coins)}, {self.lo}, {self.hi})"
         extra = "".join(
             f", {name}={value}"
-            for name, value in (("ply", self.ply), ("first_slice", self.first_slice))
+            for name, value in (
+                ("ply", self.ply),
+                ("first_slice", self.first_slice),
+                ("state", self.state),
+            )
             if value is not None
         )
         return (

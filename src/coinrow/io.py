@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from .errors import InputFileError, MissingExtraError
-from .numbers import Value, coerce_coins, is_int_array, parse_coins
+from .numbers import Row, Value, is_int_array, parse_coins
 
 #: Texts at least this long (in bytes) try the vectorised integer reader first.
 FAST_TEXT_BYTES = 1 << 20
@@ -189,4 +189,4 @@ def _read_npy(path: Path) -> Sequence[Value]:
         raise InputFileError(f"{path}: expected a one-dimensional array, got shape {array.shape}")
     if array.dtype.kind == "b":
         raise InputFileError(f"{path}: an array of booleans, not of coin values")
-    return array if is_int_array(array) else coerce_coins(array)
+    return array if is_int_array(array) else Row.of(array)

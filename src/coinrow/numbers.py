@@ -272,8 +272,83 @@ def _coerce_foreign(item: Any, position: int) -> Value:
     raise InvalidCoinError(position, item, f"not a number ({type(item).__name__})")
 
 
+#: Int rows whose absolute values sum to less than this run in int64 (docs/kernels.md): every
+#: margin, value, prefix sum and merged entry is bounded by that sum, and the factor 2 of
+#: headroom keeps ``total + margin`` in range too.
+INT64_SAFE_LIMIT: int = 2**62
+
+#: The number kinds of a row: every coin an int, a Decimal, or a Fraction.
+ROW_KINDS = ("int", "decimal", "fraction")
+
+
+class Row(tuple):  # type: ignore[type-arg]  # a tuple of Value; typed through Value (Any)
+    """A validated row of coins: an immutable tuple of exact numbers of one kind, with what
+    the layers below read from it, so a row is validated once, where it enters (the
+    library's public functions, the CLI, the web), and trusted after.
+
+    Make one with :meth:`Row.of` (O(n) to validate; O(1), the row itself, when given a
+    ``Row``). It is a ``tuple`` (equal to, hashed and printed as the tuple of its coins)
+    carrying :attr:`kind` (``"int"``, ``"decimal"`` or ``"fraction"``), :attr:`size` and
+    :attr:`int64_safe` (computed once, when first asked).
+
+    >>> row = Row.of([3, "0.5"])
+    >>> row, row.kind, row.size, Row.of(row) is row
+    ((Decimal('3'), Decimal('0.5')), 'decimal', 2, True)
+    >>> Row.of([1, 2**62]).int64_safe, Row.of([1, -2]).int64_safe
+    (False, True)
+    """
+
+    kind: str
+
+    @classmethod
+    def of(cls, items: Iterable[object]) -> Row:
+        """The validated row of ``items`` (a sequence of numbers, a NumPy int array, or text
+        such as ``"1 2 3"``), normalised to one exact arithmetic family; a ``Row`` is returned
+        as it is (O(n); O(1) for a ``Row``). Bad input raises an
+        :class:`~coinrow.errors.InvalidCoinError` or :class:`~coinrow.errors.InvalidRowError`.
+        """
+        if isinstance(items, Row):
+            return items
+        values, kind = _validated(items)
+        row = tuple.__new__(cls, values)
+        row.kind = kind
+        return row
+
+    @property
+    def size(self) -> int:
+        """The number of coins (O(1))."""
+        return len(self)
+
+    @functools.cached_property
+    def int64_safe(self) -> bool:
+        """True when every coin is an int and their absolute values sum to less than
+        :data:`INT64_SAFE_LIMIT`, so every intermediate of every compiled kernel fits in
+        int64 (O(n) the first time, then O(1)).
+        """
+        if self.kind != "int":
+            return False
+        if not self:
+            return True
+        largest = max(max(self), -min(self))
+        if largest * len(self) < INT64_SAFE_LIMIT:
+            return True
+        return bool(largest < INT64_SAFE_LIMIT and sum(map(abs, self)) < INT64_SAFE_LIMIT)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_trusted_row, (tuple(self), self.kind))
+
+
+def _trusted_row(values: tuple[Value, ...], kind: str) -> Row:
+    """A row of values already validated (unpickling) (O(n))."""
+    row = tuple.__new__(Row, values)
+    row.kind = kind
+    return row
+
+
 def coerce_coins(items: Iterable[object]) -> list[Value]:
-    """Validate a row of coins and normalise it to one exact arithmetic family (O(n)).
+    """Validate a row of coins and normalise it to one exact arithmetic family, as a list
+    (O(n); O(n) to copy a :class:`Row`, which is not validated again). Functions that keep
+    the row take a :class:`Row` (:meth:`Row.of`) instead.
 
     >>> coerce_coins([1, 2, 3])
     [1, 2, 3]
@@ -282,21 +357,28 @@ def coerce_coins(items: Iterable[object]) -> list[Value]:
     >>> coerce_coins([Fraction(1, 3), "0.5"])
     [Fraction(1, 3), Fraction(1, 2)]
     """
+    if isinstance(items, Row):
+        return list(items)
+    return _validated(items)[0]
+
+
+def _validated(items: Iterable[object]) -> tuple[list[Value], str]:
+    """The coins as a list of one exact family, and its kind (O(n))."""
     if isinstance(items, str):
-        return parse_coins(items)
+        items = split_tokens(items)
     _check_row_kind(items)
     if is_int_array(items):
-        return items.tolist()  # type: ignore[attr-defined, no-any-return]
+        return items.tolist(), "int"  # type: ignore[attr-defined]
     items = list(items)
     if set(map(type, items)) <= {int}:  # the common case, checked at C speed
-        return items
+        return items, "int"
     values = [coerce_value(item, position) for position, item in enumerate(items)]
     kinds = {type(value) for value in values}
     if kinds <= {int}:
-        return values
+        return values, "int"
     if Fraction in kinds:
-        return [Fraction(value) for value in values]
-    return [decimal.Decimal(value) for value in values]
+        return [Fraction(value) for value in values], "fraction"
+    return [decimal.Decimal(value) for value in values], "decimal"
 
 
 def _check_row_kind(items: object) -> None:
@@ -341,7 +423,7 @@ def exact_row(func: Callable[..., T]) -> Callable[..., T]:
 
     @functools.wraps(func)
     def wrapper(coins: Iterable[object], *args: Any, **kwargs: Any) -> T:
-        row = coerce_coins(coins)
+        row = Row.of(coins)
         with exact_arithmetic():
             return func(row, *args, **kwargs)
 
@@ -406,7 +488,7 @@ def _lcm_bits(denominators: Set[int], cap: int | None) -> int:
 _EXACT_LCM_BITS = 2**16
 
 
-def zero_like(coins: list[Value]) -> Value:
+def zero_like(coins: Sequence[Value]) -> Value:
     """The zero of the row's arithmetic family (O(1)).
 
     >>> zero_like([Fraction(1, 2)])

@@ -7,7 +7,8 @@ One object per row and rules, owned by its caller (a game, an analysis, a strate
 and for the pizza after its first slice. Interval variants (``misere``, ``stone-game-vii``,
 ``take``, ``both-ends``) fill one :class:`~coinrow.engines.variants.IntervalTable`; the pizza
 before its first slice, ``reply:S`` and ``players:p`` run their engines on the coins left
-(memoised per position in the object).
+(memoised per position in the object); rules whose positions keep a state (Stone Game II)
+share one :class:`~coinrow.engines.variants.SearchValues` over every state.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from .engines import variants as engines
 from .errors import UnsupportedRulesError
-from .numbers import Value, coerce_coins, exact_arithmetic, zero_like
+from .numbers import Row, Value, exact_arithmetic, zero_like
 from .rules import Moves, Rules, as_moves, coerce_rules
 from .subgames import Subgames
 
@@ -61,8 +62,9 @@ class PlayValues:
     :class:`~coinrow.game.Position` (``coinrow.strategies.get(S)``); without it only the
     engines' own opponents (``greedy``) are known and other ``reply`` rules raise
     :class:`~coinrow.errors.UnsupportedRulesError`. Building is O(n^2) for the interval
-    variants (a table) and the plain game up to 512 coins, O(1) otherwise; the cost of each
-    query is given at :meth:`~coinrow.game.Position.best_totals`.
+    variants (a table) and the plain game up to 512 coins, O(1) otherwise (Stone Game II's
+    search is filled on the first query, O(n^3) at most, refused over a minute's estimate
+    when built); the cost of each query is given at :meth:`~coinrow.game.Position.best_totals`.
 
     >>> from coinrow.game import Position
     >>> values = PlayValues([1, 2, 3, 4], "take:2")
@@ -78,13 +80,14 @@ class PlayValues:
         *,
         opponent: Opponent | None = None,
     ) -> None:
-        self.coins = tuple(coerce_coins(coins))
+        self.coins = Row.of(coins)
         self.rules = coerce_rules(rules)
         self.zero: Value = zero_like(list(self.coins[:1]))
         self._opponent = opponent
         self._seen: tuple[Value, ...] | None = None
         self._memo: dict[
-            tuple[int, int, int | None, int], tuple[tuple[Value, ...], tuple[str, ...]]
+            tuple[int, int, int | None, int, tuple[int, ...] | None],
+            tuple[tuple[Value, ...], tuple[str, ...]],
         ]
         self._memo = {}
         self._subgames: dict[int | None, Subgames] = {}
@@ -92,6 +95,9 @@ class PlayValues:
             engines.variant_table(self.coins, self.rules)
             if self.rules.interval and not self.rules.is_plain
             else None
+        )
+        self._search = (
+            engines.search_values(self.coins, self.rules) if self.rules.stateful else None
         )
         if self.rules.known_opponent:
             if opponent is not None:
@@ -140,13 +146,13 @@ class PlayValues:
         players = self.rules.players
         if position.is_over:
             return (self.zero,) * players, ()
-        key = (position.lo, position.hi, position.first_slice, position.seat)
+        key = (position.lo, position.hi, position.first_slice, position.seat, position.state)
         if key not in self._memo:
             with exact_arithmetic():
                 ahead, moves = self._ahead(position)
             seat = position.seat  # ahead lists the mover first: rotate to seat order
             totals = tuple(ahead[(k - seat) % players] for k in range(players))
-            if self._table is None and not self.rules.circle:
+            if self._table is None and self._search is None and not self.rules.circle:
                 self._memo[key] = (totals, moves)
             else:
                 return totals, moves  # O(1) or O(n) from the table: not worth memory
@@ -164,6 +170,10 @@ class PlayValues:
             return (value, sub.total_of(lo, hi) - value), tuple(sub.moves_of(lo, hi))
         if self._table is not None:
             return self._interval(lo, hi)
+        if self._search is not None and position.state is not None:
+            return self._search.line_of(position.state)[1], self._search.best_moves_of(
+                position.state
+            )
         left = self.coins[lo : hi + 1]
         if rules.engine == "players-dp":
             result = engines.players_solve(left, self.rules.players, self.rules.tie_break)

@@ -31,8 +31,8 @@ from typing import Any
 from .errors import CoinrowError, RecordError
 from .game import Game, parse_moves
 from .numbers import (
+    Row,
     Value,
-    coerce_coins,
     format_value,
     json_value,
     parse_coins,
@@ -95,7 +95,7 @@ class Record:
         *,
         rules: Rules | str | None = None,
     ) -> None:
-        row = tuple(coerce_coins(coins))
+        row = Row.of(coins)
         cleaned = dict(_clean_header(key, value) for key, value in (headers or {}).items())
         chosen = _record_rules(cleaned.get("rules"), rules)
         if "rules" in cleaned or not chosen.is_plain:

@@ -13,7 +13,7 @@ from typing import Any
 
 from .engines import MAX_SECONDS, check_cost
 from .game import Game
-from .numbers import Value, coerce_coins, exact_arithmetic, json_fields
+from .numbers import Row, Value, exact_arithmetic, json_fields
 from .play_values import PlayValues
 from .rules import Rules, coerce_rules
 from .subgames import Subgames
@@ -77,7 +77,7 @@ def evaluation(
         return _evaluation_under(coins, moves, chosen, values, max_seconds)
     if isinstance(moves, list | tuple) and all(isinstance(move, str) for move in moves):
         moves = "".join(moves)
-    row = coerce_coins(coins)
+    row = Row.of(coins)
     game = Game(row, moves)
     subgames = Subgames(row, max_seconds=max_seconds)
     replay = Game(row)
@@ -104,7 +104,7 @@ def _evaluation_under(
     values: PlayValues | None,
     max_seconds: float | None,
 ) -> list[Evaluation]:
-    row = coerce_coins(coins)
+    row = Row.of(coins)
     game = Game(row, moves, rules=rules)
     if rules.per_position:  # each position solves the coins left
         work = (len(game.moves) + 1) * len(row) ** 2 // 2 * rules.players

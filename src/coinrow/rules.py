@@ -27,7 +27,7 @@ back with :meth:`Rules.parse` (``str(Rules.parse(text))`` is the canonical spell
 ``front:K``            take 1 to K coins from the front of the row only (LeetCode 1406 "Stone
                        Game III" is ``front:3``; LintCode 395 "Coins in a Line II" ``front:2``)
 ``stone-game-ii``      take all the coins of the first X piles, 1 <= X <= 2M, then M = max(M, X),
-                       M starting at 1 (LeetCode 1140; positions are not intervals: solve only)
+                       M starting at 1 (LeetCode 1140; a position is the piles gone and M)
 =====================  ==========================================================================
 
 Adding a rule is a subclass with ``name`` and its class attributes, and one line
@@ -237,8 +237,13 @@ class Rules:
     #: plain game's moves), so the plain game's strategies play it.
     plain_positions: ClassVar[bool] = True
     #: A :class:`~coinrow.game.Position` (an interval, the moves played, the pizza's first
-    #: slice) holds every position of the rules, so they can be played and analysed.
+    #: slice, a rule's state) holds every position of the rules, so they can be played and
+    #: analysed.
     positions: ClassVar[bool] = True
+    #: A position keeps a state of the rules besides its coins (:meth:`start_state`,
+    #: :meth:`state_moves`; the coins left are those after the state's first item), solved
+    #: by the general search (``engine = "search-dp"``).
+    stateful: ClassVar[bool] = False
     #: A census of every row of a family can count it (``census/``: two players).
     census: ClassVar[bool] = True
     #: What a player's score is called: coins taken (a total) or points.
@@ -440,6 +445,18 @@ class Rules:
         """Every move of ``state`` in a row of ``n`` coins, in tie order: the move, the coins
         it takes from the front, and the next state (O(moves))."""
         raise UnsupportedRulesError(f"rules {self} are solved on intervals, not states")
+
+    def state_problem(self, state: object, n: int) -> str | None:
+        """Why ``state`` is no state of a row of ``n`` coins under the rules, or None when it
+        is one (O(len(state))): a tuple of ints whose first item, the coins gone from the
+        front, lies in 0..n."""
+        if not isinstance(state, tuple) or not all(
+            isinstance(item, int) and not isinstance(item, bool) for item in state
+        ):
+            return f"a state of {self} is a tuple of ints, not {state!r}"
+        if not state or not 0 <= state[0] <= n:
+            return f"the state's first item counts the coins gone: 0 to {n}, not {state!r}"
+        return None
 
     # --- moves ------------------------------------------------------------------------------
     def move(self, side: int, count: int = 1) -> Move:
@@ -876,8 +893,7 @@ class StoneGameII(Rules):
     interval = False
     fast_path = False
     plain_positions = False
-    per_position = True
-    positions = False
+    stateful = True
     counted_moves = True
     sides = "L"
     take = None
@@ -890,7 +906,24 @@ class StoneGameII(Rules):
         return f"take the first {count} pile{'s' if count != 1 else ''}"
 
     def start_state(self) -> tuple[int, ...]:
+        """No pile gone, M = 1."""
         return (0, 1)
+
+    def state_problem(self, state: object, n: int) -> str | None:
+        """(piles gone, M) with 1 <= M <= the piles gone (M is the most piles one move took).
+
+        >>> StoneGameII().state_problem((2, 3), 5)
+        'M = 3 cannot follow 2 piles gone (1 <= M <= max(1, piles gone))'
+        """
+        problem = super().state_problem(state, n)
+        if problem is not None or not isinstance(state, tuple):
+            return problem
+        if len(state) != 2:
+            return f"a state of {self} is (piles gone, M), not {state!r}"
+        gone, m = state
+        if not 1 <= m <= max(1, gone):
+            return f"M = {m} cannot follow {gone} piles gone (1 <= M <= max(1, piles gone))"
+        return None
 
     def state_moves(self, state: tuple[int, ...], n: int) -> tuple[tuple[Move, int, Any], ...]:
         gone, m = state

@@ -17,6 +17,7 @@ from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .errors import UnsupportedRulesError
 from .game import Game, TranscriptRow, split_by_player, taken_indices
 from .numbers import (
+    Row,
     Value,
     exact_arithmetic,
     exact_row,
@@ -109,7 +110,7 @@ class Solution:
         array = is_int_array(coins)
         self._fill(
             _array=coins if array else None,
-            _row=None if array else tuple(coins),
+            _row=None if array else _kept(coins),
             _line=line,
             _margin=margin,
             _moves=None,
@@ -136,7 +137,7 @@ class Solution:
                 margin = result.totals[0] - result.totals[1]
         solution._fill(
             _array=None,
-            _row=tuple(coins),
+            _row=_kept(coins),
             _line=None,
             _margin=margin,
             _moves=as_moves(result.moves),
@@ -472,13 +473,19 @@ def solve(
     return Solution(row, result.margin, result.line, result.first_moves, engine)
 
 
+def _kept(coins: Sequence[Value]) -> tuple[Value, ...]:
+    """The row a solution keeps: a validated :class:`~coinrow.numbers.Row` as it is (so its
+    game is not validated again), other coins as a tuple (O(1) for a Row, else O(n))."""
+    return coins if isinstance(coins, Row) else tuple(coins)
+
+
 @exact_row
 def _solve_exact(coins: Sequence[Value], engine: str, max_seconds: float | None) -> Solution:
     if engine in engines.ENGINES:
         what = f"solving {len(coins):,} coins with the {engine} engine"
         engines.check_cost(coins, engine, max_seconds=max_seconds, what=what)
     result = engines.run(engine, coins)
-    return Solution(tuple(coins), result.margin, result.line, result.first_moves, engine)
+    return Solution(coins, result.margin, result.line, result.first_moves, engine)
 
 
 @exact_row

@@ -26,7 +26,7 @@ from itertools import accumulate
 from typing import Any
 
 from .engines import MAX_SECONDS, check_cost
-from .numbers import Value, coerce_coins, exact_arithmetic, halve, json_fields, zero_like
+from .numbers import Row, Value, exact_arithmetic, halve, json_fields, zero_like
 from .rules import Moves, plain_moves
 
 Cell = tuple[int, int]
@@ -138,7 +138,7 @@ def fill_steps(
     >>> fill_steps(["0.1", "0.2"])[-1].value
     Decimal('0.2')
     """
-    row = coerce_coins(coins)
+    row = Row.of(coins)
     n = len(row)
     check_cost(row, "table", max_seconds=max_seconds, what=_steps_of(n), items=3 * n * n)
     zero = zero_like(row)
@@ -255,7 +255,7 @@ def memo_calls(coins: Sequence[object], *, max_seconds: float | None = MAX_SECON
     >>> trace.calls[0].margin, trace.calls[0].value, trace.calls[0].last
     (11, 22, 12)
     """
-    row = coerce_coins(coins)
+    row = Row.of(coins)
     n = len(row)
     if n == 0:
         return MemoTrace(0, ())

@@ -16,7 +16,7 @@ from typing import Protocol, runtime_checkable
 from .engines import MAX_SECONDS, check_cost, reduction
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .engines.table import Table, check_subgame
-from .numbers import Value, coerce_coins, exact_arithmetic, halve, zero_like
+from .numbers import Row, Value, exact_arithmetic, halve, zero_like
 from .rules import Moves, plain_moves
 
 #: Rows up to this many coins are answered from a full :class:`~coinrow.Table` (O(n^2) once:
@@ -71,7 +71,7 @@ class Subgames:
         *,
         max_seconds: float | None = MAX_SECONDS,
     ) -> None:
-        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins))
+        self.coins: tuple[Value, ...] = Row.of(coins)
         self.zero: Value = zero_like(list(self.coins))
         wants_table = self._wants_table(table_limit)
         if not wants_table:  # the prefix sums, then a reduction of up to n coins a query

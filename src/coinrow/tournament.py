@@ -191,7 +191,7 @@ class Tournament:
         rules: Rules | str | None = None,
     ) -> None:
         chosen = coerce_rules(rules)
-        if chosen.per_position:
+        if chosen.known_opponent or not chosen.two_player:
             raise UnsupportedRulesError(
                 f"rules {chosen} do not apply to a tournament of pairs in both seat orders "
                 "(the second seat of reply is fixed; players seats more than two)"

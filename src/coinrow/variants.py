@@ -13,7 +13,7 @@ from .engines import variants as kernels
 from .engines.table import MEMORY_BUDGET
 from .errors import UnknownEngineError, UnsupportedRulesError
 from .game import Position
-from .numbers import Value, coerce_coins, exact_arithmetic
+from .numbers import Row, exact_arithmetic
 from .play_values import check_opponent
 from .rules import Rules, coerce_rules
 
@@ -44,7 +44,7 @@ def run_variant(
     opponent: PositionStrategy | None = None,
     max_seconds: float | None = MAX_SECONDS,
     memory_budget: int | None = None,
-) -> tuple[list[Value], kernels.VariantResult, str]:
+) -> tuple[Row, kernels.VariantResult, str]:
     """Solve a row under the rules (see docs/variants.md for each algorithm): the validated
     row, the engine's result and the engine's name. :func:`coinrow.solve` wraps them in a
     :class:`~coinrow.solution.Solution`.
@@ -80,7 +80,7 @@ def run_variant(
         raise UnknownEngineError(
             f"unknown engine {engine_name!r}; choose one of: {', '.join(ENGINES)}"
         )
-    row = coerce_coins(coins)
+    row = Row.of(coins)
     if chosen.known_opponent and opponent is not None:
         check_opponent(opponent, chosen)
     fast = engine_name == "reduction" and chosen.fast_path
@@ -98,7 +98,7 @@ def run_variant(
 
 
 def _run(
-    row: list[Value], rules: Rules, fast: bool, opponent: PositionStrategy | None
+    row: Row, rules: Rules, fast: bool, opponent: PositionStrategy | None
 ) -> tuple[kernels.VariantResult, str]:
     """The engine the rules' class attributes choose (python-chess style)."""
     family = rules.engine
@@ -120,9 +120,7 @@ def _run(
     return kernels.interval_solve(row, rules), "interval-dp"
 
 
-def _opponent(
-    row: list[Value], rules: Rules, opponent: PositionStrategy | None
-) -> kernels.Opponent:
+def _opponent(row: Row, rules: Rules, opponent: PositionStrategy | None) -> kernels.Opponent:
     if opponent is None:
         name = rules.strategy or ""
         if name not in kernels.OPPONENTS:

@@ -26,7 +26,7 @@ from rich.console import Console
 from .. import __version__
 from ..errors import CoinrowError
 from ..io import read_file, read_text_bytes
-from ..numbers import Value, coerce_coins
+from ..numbers import Row, Value
 from ..rules import PLAIN
 
 
@@ -137,9 +137,9 @@ def fail(message: str) -> NoReturn:
     raise CommandLineError(message)
 
 
-def read_coins(tokens: list[str] | None, file: Path | None) -> list[Value]:
+def read_coins(tokens: list[str] | None, file: Path | None) -> Row:
     """Coins from arguments, from ``-`` (standard input) or from a file (``.npy`` or text)."""
-    return coerce_coins(read_row(tokens, file))
+    return Row.of(read_row(tokens, file))
 
 
 def read_row(tokens: list[str] | None, file: Path | None) -> Sequence[Value]:
@@ -166,7 +166,7 @@ def read_row(tokens: list[str] | None, file: Path | None) -> Sequence[Value]:
         fail("'-' (read standard input) must be the only coin argument")
     if not tokens:
         fail("no coins given: pass them as arguments, with --file PATH, or '-' for stdin")
-    return coerce_coins(tokens)
+    return Row.of(tokens)
 
 
 def _stdin_bytes() -> bytes:

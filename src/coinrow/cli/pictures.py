@@ -13,7 +13,7 @@ from rich.console import Console
 
 from ..engines.table import Table, cell_count
 from ..errors import TableTooLargeError
-from ..numbers import Value, exact_arithmetic
+from ..numbers import Row, Value, exact_arithmetic
 from ..rules import Rules
 from . import (
     CoinsArgument,
@@ -147,7 +147,7 @@ class Picture(NamedTuple):
     size: int | None
 
 
-def table_rules(row: list[Value], rules: Rules, as_json: bool, picture: Picture) -> None:
+def table_rules(row: Row, rules: Rules, as_json: bool, picture: Picture) -> None:
     """``table --rules``: every subgame of a variant as JSON, the text triangle, or an SVG or
     HTML picture (:func:`coinrow.svg.variant_triangle`)."""
     from ..diagram import check_length
@@ -202,14 +202,14 @@ def print_variant_triangle(table: IntervalTable, view: str, line: str | None) ->
     console.print(variant_triangle(table, view, line), soft_wrap=True)
 
 
-def _table(row: list[Value]) -> Table:
+def _table(row: Row) -> Table:
     try:
         return Table(row)
     except TableTooLargeError as error:
         fail(f"{str(error).partition('; use')[0]}; use coinrow solve for the totals")
 
 
-def _check_output_size(row: list[Value], option: str) -> None:
+def _check_output_size(row: Row, option: str) -> None:
     """Refuse ``--json``, ``--svg`` or ``--html`` when the text written would exceed
     :data:`MAX_OUTPUT_BYTES`, estimated from the numbers' sizes (O(n)): every cell's value
     and margin is at most the sum of the coins' absolute values, and a picture's cells also

@@ -192,7 +192,7 @@ def _opponent_name(rules: Rules, opponent: str | None, human_first: bool) -> str
 
 def _play_row(
     coins: list[str] | None, random_n: int | None, seed: int | None, values: str | None
-) -> list[Value]:
+) -> Sequence[Value]:
     if random_n is None:
         if seed is not None and not coins:
             fail("--seed needs --length N (or give the coins)")
@@ -200,7 +200,7 @@ def _play_row(
             fail("--values only applies to a random row (--length N)")
         if coins == ["-"]:
             fail("play reads your moves from standard input: give the coins as arguments")
-        row = read_coins(coins, None)
+        row: Sequence[Value] = read_coins(coins, None)
     else:
         if coins:
             fail("give either coins or --length N (a random row), not both")
@@ -219,7 +219,7 @@ class _Session:
 
     def __init__(
         self,
-        row: list[Value],
+        row: Sequence[Value],
         opponent: str,
         human_first: bool,
         console: Console,
@@ -252,6 +252,8 @@ class _Session:
     def show_board(self) -> None:
         position, totals = self.game.position, self.game.totals
         self.console.print(_position_board(position))
+        if position.state is not None and not position.is_over:  # the state limits the moves
+            self.console.print(f"Moves now: {' '.join(position.legal_moves())}")
         scores = " · ".join(
             f"{escape(who)} {format_value(total)}"
             for who, total in zip(self.names("You"), totals, strict=True)

@@ -11,7 +11,7 @@ from rich.console import Console
 from ..engines import ENGINES
 from ..engines.dispatch import compile_notice
 from ..errors import CostLimitError, RowTooLongError, TableTooLargeError
-from ..numbers import Value, format_value
+from ..numbers import Row, format_value
 from ..rules import Rules
 from ..solution import Solution, solve
 from . import (
@@ -126,7 +126,7 @@ RING_LIMIT = 40
 
 
 def solve_rules(
-    row: list[Value],
+    row: Row,
     rules: Rules,
     engine: str,
     as_json: bool,

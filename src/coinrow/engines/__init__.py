@@ -2,8 +2,9 @@
 
 All engines give the same margin and the same set of optimal first moves; their optimal lines
 may differ only where both moves are optimal (the DP engines take ``L`` on ties, the reduction
-follows its reduced row). Engines expect a row already validated by
-:func:`coinrow.numbers.coerce_coins` and run inside :func:`coinrow.numbers.exact_arithmetic`.
+follows its reduced row). Engines expect a row already validated (a
+:class:`coinrow.numbers.Row`, made once where the row enters) and run inside
+:func:`coinrow.numbers.exact_arithmetic`.
 """
 
 from __future__ import annotations

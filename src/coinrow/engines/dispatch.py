@@ -12,12 +12,16 @@ from __future__ import annotations
 import importlib.util
 from typing import Any
 
-from ..numbers import is_int_array
+from ..numbers import INT64_SAFE_LIMIT, Row, is_int_array
 
-#: Int rows whose absolute values sum to less than this run in int64 (see docs/kernels.md):
-#: every margin, value, prefix sum and merged entry is bounded by that sum, and the factor
-#: 2 of headroom keeps ``total + margin`` in range too.
-INT64_SAFE_LIMIT: int = 2**62
+__all__ = [
+    "INT64_SAFE_LIMIT",
+    "KERNEL_MIN_LENGTH",
+    "compile_notice",
+    "int64_safe",
+    "kernel_row",
+    "kernels_available",
+]
 
 #: Shortest int row each engine sends to its compiled kernel. Below these, importing Numba
 #: and loading the cached kernels (about 0.5 s, once per process) costs more than solving in
@@ -50,6 +54,8 @@ def int64_safe(coins: Any) -> bool:
     >>> int64_safe([2**61, -(2**61) + 1]), int64_safe([2**61, -(2**61)]), int64_safe([])
     (True, False, True)
     """
+    if isinstance(coins, Row):
+        return coins.int64_safe  # computed once per row
     n = len(coins)
     if n == 0:
         return True
@@ -102,7 +108,11 @@ def kernel_row(items: object, min_length: int | None, checked: bool = True) -> A
         return None
     if is_int_array(items):
         row = _int64_array(items)
-    elif isinstance(items, list | tuple) and set(map(type, items)) <= {int}:
+    elif isinstance(items, Row) and items.kind != "int":
+        return None  # a validated row knows its kind: no scan
+    elif isinstance(items, Row) or (
+        isinstance(items, list | tuple) and set(map(type, items)) <= {int}
+    ):
         import numpy as np
 
         try:
@@ -145,6 +155,8 @@ def compile_notice(coins: Any, engine: str = "reduction") -> str | None:
         return None
     if isinstance(coins, str) or not kernels_available():
         return None
+    if isinstance(coins, Row) and not coins.int64_safe:
+        return None  # a Decimal, Fraction or huge-int row stays on the Python path
     from .kernels import COMPILE_SECONDS, cache_is_warm
 
     if cache_is_warm(engine):

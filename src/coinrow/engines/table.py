@@ -17,7 +17,7 @@ from itertools import accumulate
 from typing import Any
 
 from ..errors import SubgameError, TableTooLargeError
-from ..numbers import Value, coerce_coins, exact_arithmetic, format_value, sum_bits, zero_like
+from ..numbers import Row, Value, exact_arithmetic, format_value, sum_bits, zero_like
 from ..rules import Moves, plain_moves
 from . import MAX_SECONDS, EngineResult, check_cost, moves_from_margins
 from .dispatch import KERNEL_MIN_LENGTH, kernel_row
@@ -136,7 +136,7 @@ class Table:
         rules: object = None,
     ) -> None:
         row = kernel_row(coins, KERNEL_MIN_LENGTH["table"])
-        self.coins: tuple[Value, ...] = tuple(coerce_coins(coins if row is None else row))
+        self.coins: tuple[Value, ...] = Row.of(coins if row is None else row)
         n = len(self.coins)
         budget = MEMORY_BUDGET if memory_budget is None else memory_budget
         cap = budget // max(cell_count(n), 1) + 1

@@ -65,9 +65,9 @@ from ..errors import (
 from ..game import Game, Position
 from ..levels import level_table
 from ..numbers import (
+    Row,
     Value,
     ValueSpec,
-    coerce_coins,
     json_number,
     json_value,
     split_tokens,
@@ -171,7 +171,7 @@ class Limits:
 # Input
 
 
-def read_row(items: Any, limit: int, digits: int) -> list[Value]:
+def read_row(items: Any, limit: int, digits: int) -> Row:
     """The row of a request: a JSON array of numbers or strings, or one text of coins, as
     exact values (O(n)). Raises :class:`~coinrow.errors.CoinrowError` subclasses naming the
     problem: not a row, no coins, more than ``limit`` coins, a coin that is not a number
@@ -201,12 +201,12 @@ def read_row(items: Any, limit: int, digits: int) -> list[Value]:
             raise InvalidCoinError(
                 position, item[:20] + "…", f"longer than {models.COIN_CHARS} characters"
             )
-    row = coerce_coins(items)
+    row = Row.of(items)
     _check_digits(row, digits)
     return row
 
 
-def _check_digits(row: list[Value], digits: int) -> None:
+def _check_digits(row: Sequence[Value], digits: int) -> None:
     """Refuse coins needing more than ``digits`` digits: exact sums of a long row of such
     coins would cost far more than the row's size suggests (O(n))."""
     bound = 10**digits
@@ -687,7 +687,7 @@ def create_app(
         )
         return JSONResponse({"detail": detail}, status_code=422)
 
-    def row_of(items: Any, limit: int) -> list[Value]:
+    def row_of(items: Any, limit: int) -> Row:
         return read_row(items, limit, limits.coin_digits)
 
     def api_post(
@@ -718,7 +718,7 @@ def create_app(
 
     def row_and_rules(
         body: Any, limit: int, *, table: bool = False, check_plain: bool = True
-    ) -> tuple[list[Value], Rules]:
+    ) -> tuple[Row, Rules]:
         """The body's coins (at most ``limit``) and rules, refusing work estimated over the
         request's time by :func:`check_variant_cost` (``check_plain``: also for the plain game,
         whose ``solve`` and ``Table`` otherwise check their own cost) (O(n))."""
@@ -727,7 +727,7 @@ def create_app(
             check_variant_cost(row, rules, table=table)
         return row, rules
 
-    def row_and_line(body: Any) -> tuple[list[Value], str]:
+    def row_and_line(body: Any) -> tuple[Row, str]:
         """The body's coins (at most ``analyze_coins``) and the line of its ``moves`` (O(n))."""
         row = row_of(body.coins, limits.analyze_coins)
         return row, Game(row, body.moves).line
