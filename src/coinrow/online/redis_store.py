@@ -1,4 +1,4 @@
-"""Online games in Redis, shared by several server processes (``coinrow serve --redis URL``).
+"""Online games in Redis, shared by several server processes (``coinrow serve`` with Redis).
 
 Each game's log is a stream ``coinrow:log:ID`` (one entry an event, never trimmed: the
 archive); its summary a hash field of ``coinrow:games``, with the sorted sets
@@ -66,7 +66,7 @@ class RedisStore:
         try:
             import redis
         except ImportError:
-            raise MissingExtraError("--redis needs the redis package", "redis") from None
+            raise MissingExtraError("a Redis store needs the redis package", "redis") from None
         self.where = f"Redis at {url} (a stream per game)"
         self._redis = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10)
         self._redis.ping()  # fail at start, in one line, when Redis is not there
