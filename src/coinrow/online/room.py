@@ -345,7 +345,10 @@ class Room:
             "line": self.game.line,
             "number": self.number,
             "mover": self.mover,
-            "legal": list(self.game.position.legal_moves()) if self.mover is not None else [],
+            "legal": [
+                {"move": move, "words": self.rules.move_words(move)}
+                for move in (self.game.position.legal_moves() if self.mover is not None else ())
+            ],
             "totals": [json_value(total) for total in self.game.totals],
             "clock": self.clock.to_dict() if self.clock else None,
             "clock_left": self.clock_left(now),
@@ -427,9 +430,7 @@ class Room:
             raise OnlineError("waiting", "the game has not started: a seat is free")
         mover = self.game.position.seat
         if seat != mover:
-            raise OnlineError(
-                "turn", f"it is {seat_name(mover, self.rules.players)}'s turn, not yours"
-            )
+            raise OnlineError("turn", f"it is {seat_words(mover, self.rules.players)}'s turn")
         if self.flagged(at) is not None:
             raise OnlineError("timeout", "your clock has run out")
         try:
@@ -486,6 +487,15 @@ class Room:
             return "in progress"
         winners = ", ".join(seat_name(s, self.rules.players) for s in self.result["winners"])
         return f"{self.result['reason']}: {winners or 'no winner'}"
+
+
+def seat_words(seat: int, players: int) -> str:
+    """A seat for sentences: ``the first player``, ``player 3`` (O(1)).
+
+    >>> seat_words(1, 2), seat_words(2, 4)
+    ('the second player', 'player 3')
+    """
+    return f"the {seat_name(seat)} player" if players == 2 else seat_name(seat, players)
 
 
 def created_event(
