@@ -388,10 +388,10 @@ class Room:
         kind = request.get("type")
         if seat is None:
             raise OnlineError("spectator", "spectators only watch: take a seat to play")
+        if kind == "move":  # a move sent again after the game ended is still stale
+            return self._check_move(seat, request, at)
         if self.status == "over":
             raise OnlineError("over", "the game is over")
-        if kind == "move":
-            return self._check_move(seat, request, at)
         if kind == "say":
             message = request.get("message")
             if isinstance(message, bool) or not isinstance(message, int):
@@ -426,6 +426,8 @@ class Room:
             raise OnlineError(
                 "ahead", f"move number {number} is ahead: the next move is number {self.number}"
             )
+        if self.status == "over":
+            raise OnlineError("over", "the game is over")
         if self.status != "playing":
             raise OnlineError("waiting", "the game has not started: a seat is free")
         mover = self.game.position.seat
