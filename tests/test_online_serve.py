@@ -284,31 +284,55 @@ def stored_moves(events: list[dict[str, Any]]) -> list[tuple[int, str]]:
 
 
 def test_sigkill_mid_game_loses_and_duplicates_no_move(tmp_path: Path) -> None:
+    """Three games when the server is killed: one whose last move was acknowledged (stored),
+    one with a move in flight (stored or not), one with no move yet. After the restart the
+    players come back, resend what they had sent, and every game is played to its end."""
     folder = tmp_path / "games"
     server = Server(["--data-dir", str(folder)], tmp_path / "serve.log")
     try:
-        game, token0, token1 = server.game()
-        other_game, o0, o1 = server.game()
-        first, second = Client(server, game, token0), Client(server, game, token1)
-        for number in range(3):
-            mover, other = (first, second) if number % 2 == 0 else (second, first)
-            play(mover, other, number)
-        seen = first.last_seq()
-        second.send({"type": "move", "number": 3, "move": LINE[3]})  # and the server dies
-        server.kill()
+        games = {name: server.game() for name in ("acked", "in flight", "quiet")}
+        clients = {}
+        seen = {}
+        for name in ("acked", "in flight"):
+            game, token0, token1 = games[name]
+            first, second = Client(server, game, token0), Client(server, game, token1)
+            for number in range(3):
+                mover, other = (first, second) if number % 2 == 0 else (second, first)
+                play(mover, other, number)
+            seen[name] = first.last_seq()
+            clients[name] = (first, second)
+        acked = clients["acked"][1]
+        acked.send({"type": "move", "number": 3, "move": LINE[3]})
+        acked.until("ack")  # stored: the first player may move next
+        clients["in flight"][1].send({"type": "move", "number": 3, "move": LINE[3]})
+        server.kill()  # at once, while that move may or may not be stored
         server = Server(["--data-dir", str(folder)], tmp_path / "serve.log")
-        first = Client(server, game, token0, since=seen + 1)
-        second = Client(server, game, token1, since=seen + 1)
         resent = {"type": "move", "number": 3, "move": LINE[3]}
-        second.send(resent)  # whether or not it was stored before the kill
+        # the acknowledged game: the first player comes back and plays on before the second
+        # player, back later, resends the move they were not sure of: it counts once
+        game, token0, token1 = games["acked"]
+        first = Client(server, game, token0, since=seen["acked"] + 1)
+        assert (3, LINE[3]) in first.moves_seen()
+        first.send({"type": "move", "number": 4, "move": LINE[4]})
+        first.until("ack")
+        second = Client(server, game, token1, since=seen["acked"] + 1)
+        answer = second.error(resent)
+        assert (answer["code"], answer["played"]) == ("stale", LINE[3])
+        play(second, first, 5)
+        # the game with a move in flight: resent, stored now or refused as already stored
+        game, token0, token1 = games["in flight"]
+        first = Client(server, game, token0, since=seen["in flight"] + 1)
+        second = Client(server, game, token1, since=seen["in flight"] + 1)
+        second.send(resent)
         answer = second.next()
         if answer["type"] == "error":
             assert (answer["code"], answer["played"]) == ("stale", LINE[3])
         for number in range(4, len(LINE)):
             mover, other = (first, second) if number % 2 == 0 else (second, first)
             play(mover, other, number)
-        calm0, calm1 = Client(server, other_game, o0), Client(server, other_game, o1)
-        for number in range(len(LINE)):  # the other game, untouched by the kill, goes on
+        game, token0, token1 = games["quiet"]
+        calm0, calm1 = Client(server, game, token0), Client(server, game, token1)
+        for number in range(len(LINE)):
             mover, other = (calm0, calm1) if number % 2 == 0 else (calm1, calm0)
             play(mover, other, number)
         for client in (first, second, calm0, calm1):
@@ -316,8 +340,8 @@ def test_sigkill_mid_game_loses_and_duplicates_no_move(tmp_path: Path) -> None:
     finally:
         server.stop()
     store = SqliteStore(folder)
-    for game_id in (game, other_game):
-        events = store.events(game_id)
+    for game, _, _ in games.values():
+        events = store.events(game)
         assert [e["seq"] for e in events] == list(range(len(events)))
         assert stored_moves(events) == list(enumerate(LINE))
         room = Room.from_events(events)
