@@ -194,7 +194,9 @@ def play(mover: Client, other: Client, number: int) -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("online-serve")
-    started = Server(["--data-dir", str(folder / "games")], folder / "serve.log")
+    # a short header timer: a WebSocket must outlive it (test_a_quiet_socket_stays_open)
+    env = {"COINROW_WEB_HEADER_SECONDS": "1"}
+    started = Server(["--data-dir", str(folder / "games")], folder / "serve.log", env)
     yield started
     started.stop()
 
@@ -250,6 +252,17 @@ def test_hostile_clients_are_refused_and_disturb_nobody(server: Server) -> None:
     assert state["line"] == LINE[:2] and state["status"] == "playing"
     for client in (first, second, calm0, calm1, forged, watcher, flooder):
         client.close()
+
+
+def test_a_quiet_socket_outlives_the_http_header_timer(server: Server) -> None:
+    """The HTTP connection's timer for slow headers (1 s here) stops when it becomes a
+    WebSocket: a player thinking longer is not cut off."""
+    game, token0, _ = server.game()
+    client = Client(server, game, token0)
+    time.sleep(1.5)
+    client.send({"type": "ping"})
+    assert client.until("pong")["type"] == "pong"
+    client.close()
 
 
 def test_a_connection_cut_mid_move_resumes(server: Server) -> None:
