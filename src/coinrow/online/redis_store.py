@@ -1,7 +1,7 @@
 """Online games in Redis, shared by several server processes (``coinrow serve`` with Redis).
 
-Each game's log is a stream ``coinrow:log:ID`` (one entry an event, never trimmed: the
-archive); its summary a hash field of ``coinrow:games``, with the sorted sets
+Each game's log is a stream ``coinrow:log:ID`` (event ``seq`` K is entry ``K+1-0``, so a
+reader asks for the events it has not seen; never trimmed: the archive); its summary a hash field of ``coinrow:games``, with the sorted sets
 ``coinrow:updated`` (every game) and ``coinrow:live`` (games not over) for the lists, and
 ``coinrow:address:KEY`` (the live games created from one address). An append is one Lua
 script, so it is atomic: it checks the stream's length against the event's number, adds
@@ -27,7 +27,7 @@ _PREFIX = "coinrow:"
 #: ARGV: game id, seq, event JSON, summary JSON, updated time, over ("1"/"0").
 _APPEND = """
 if redis.call('XLEN', KEYS[1]) ~= tonumber(ARGV[2]) then return 0 end
-redis.call('XADD', KEYS[1], '*', 'e', ARGV[3])
+redis.call('XADD', KEYS[1], (tonumber(ARGV[2]) + 1) .. '-0', 'e', ARGV[3])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[4])
 redis.call('ZADD', KEYS[3], ARGV[5], ARGV[1])
 if ARGV[6] == '1' then
@@ -45,7 +45,7 @@ return 1
 #: ARGV: game id, event JSON, summary JSON, time, address key.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('XADD', KEYS[1], '*', 'e', ARGV[2])
+redis.call('XADD', KEYS[1], '1-0', 'e', ARGV[2])
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HSET', KEYS[2] .. ':address', ARGV[1], ARGV[5])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
@@ -114,9 +114,10 @@ class RedisStore:
         return bool(self._append(keys=self._keys(game_id), args=args))
 
     def events(self, game_id: str, since: int = 0) -> list[dict[str, Any]]:
-        entries: Any = self._redis.xrange(f"{_PREFIX}log:{game_id}")
-        events = [json.loads(fields["e"]) for _, fields in entries or ()]
-        return [event for event in events if event["seq"] >= since]
+        # event seq K is the stream entry K+1-0: read from the first one asked for
+        start = f"{max(0, since) + 1}-0"
+        entries: Any = self._redis.xrange(f"{_PREFIX}log:{game_id}", min=start)
+        return [json.loads(fields["e"]) for _, fields in entries or ()]
 
     def length(self, game_id: str) -> int:
         return int(self._redis.xlen(f"{_PREFIX}log:{game_id}"))
