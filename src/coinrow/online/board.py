@@ -70,11 +70,14 @@ def board_svg(game: Game, *, title: str = "") -> str:
             "xmlns": "http://www.w3.org/2000/svg",
             "class": "coinrow-board",
             "viewBox": f"0 0 {width:.0f} {height + legend:.0f}",
+            "width": f"{width:.0f}",
+            "height": f"{height + legend:.0f}",
             "role": "img",
             "aria-label": title or f"Board: {n} coins, {len(taker)} taken",
         },
     )
     ET.SubElement(root, "title").text = title or f"Board of {n} coins"
+    ET.SubElement(root, "rect", {"width": "100%", "height": "100%", "fill": "#ffffff", "rx": "6"})
     for index, coin in enumerate(coins):
         x, y = place(index)
         held = taker.get(index)

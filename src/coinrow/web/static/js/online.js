@@ -205,7 +205,7 @@ async function showReview() {
   $("accuracy").replaceChildren(
     ...Object.values(review.analysis.summary).map((player) => {
       const item = document.createElement("li");
-      item.textContent = `${player.player}: accuracy ${player.accuracy}% (${player.moves} moves, lost ${player.total_loss})`;
+      item.textContent = `${player.player}: accuracy ${Number(player.accuracy).toFixed(1)}% (${player.moves} moves, lost ${player.total_loss})`;
       return item;
     }),
   );
