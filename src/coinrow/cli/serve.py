@@ -34,7 +34,7 @@ def serve_command(
         None,
         "--data-dir",
         help="Folder of the online games' SQLite store (made if missing). Default: "
-        "$XDG_DATA_HOME/coinrow, else ~/.local/share/coinrow.",
+        "$COINROW_ONLINE_DATA, else $XDG_DATA_HOME/coinrow, else ~/.local/share/coinrow.",
     ),
     redis_url: str | None = typer.Option(
         None,
@@ -111,7 +111,8 @@ def report_store(data_dir: str | None, redis_url: str | None) -> None:
         os.environ[online.REDIS_VARIABLE] = redis_url
         os.environ.pop(online.DATA_VARIABLE, None)
     else:
-        folder = Path(data_dir) if data_dir is not None else online.default_data_dir()
+        chosen = data_dir or os.environ.get(online.DATA_VARIABLE)
+        folder = Path(chosen) if chosen else online.default_data_dir()
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:

@@ -26,17 +26,20 @@ import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
+from annotated_types import Interval
 from fastapi import APIRouter, Query, Request, WebSocket
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from ..analysis import analyze
 from ..online import PRESETS, OnlineError, OnlineLimits, Referee, public
 from ..online.board import board_svg
 from ..online.store import SqliteStore, Store
+from ..rules import RULES
+from .models import ErrorResponse
 
 #: The environment variables ``coinrow serve`` sets for every server process.
 DATA_VARIABLE = "COINROW_ONLINE_DATA"
@@ -67,9 +70,37 @@ FRAME_KEYS: dict[str, frozenset[str]] = {
 }
 
 #: HTTP status of each refusal code (others: 422).
-STATUS = {"unknown": 404, "full": 409, "over": 409, "rematch": 409, "limit": 429, "busy": 503}
+STATUS = {
+    "unknown": 404,
+    "full": 409,
+    "over": 409,
+    "playing": 409,
+    "rematch": 409,
+    "limit": 429,
+    "busy": 503,
+}
 
-_COIN = r"^-?[0-9]{1,15}(?:\.[0-9]{1,6}|/[1-9][0-9]{0,8})?$"
+#: The error answers of the online routes, for the API's schema.
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": ErrorResponse, "description": "Malformed request"},
+    404: {"model": ErrorResponse, "description": "No such game"},
+    409: {"model": ErrorResponse, "description": "Every seat is taken, or the game is over"},
+    422: {"model": ErrorResponse, "description": "Invalid input (the detail says why)"},
+    429: {"model": ErrorResponse, "description": "Too many live games from this address"},
+    503: {"model": ErrorResponse, "description": "The game is busy: try again"},
+}
+
+#: The rules an online game may be played under, as the schema states them.
+ONLINE_RULES = (
+    "^(?:"
+    + "|".join(
+        rule.pattern for rule in RULES.values() if rule.positions and not rule.known_opponent
+    )
+    + ")$"
+)
+
+#: The strategies of computer seats (every one plays every rule).
+COMPUTER_STRATEGIES = ("optimal", "greedy", "random")
 
 
 def default_data_dir() -> Path:
@@ -95,28 +126,44 @@ class _Strict(BaseModel):
 
 
 class ClockBody(_Strict):
-    minutes: int = Field(ge=1, le=180, description="Minutes on each player's clock.")
-    increment: int = Field(0, ge=0, le=180, description="Seconds added after each move.")
+    minutes: Whole = Field(ge=1, le=180, description="Minutes on each player's clock.")
+    increment: Whole = Field(0, ge=0, le=180, description="Seconds added after each move.")
 
 
-Coin = Annotated[int, Field(ge=-(10**15), le=10**15)] | Annotated[str, Field(pattern=_COIN)]
+def _integral(value: Any) -> Any:
+    """A JSON number with a zero fraction (``100.0``) is an integer, as JSON Schema says;
+    other values (booleans, strings, fractions) are left to the strict int check."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+Whole = Annotated[int, BeforeValidator(_integral)]
+Coin = Annotated[int, Interval(ge=-(10**15), le=10**15), BeforeValidator(_integral)]
+SeatNumber = Annotated[int, Interval(ge=0, le=63), BeforeValidator(_integral)]
+Computer = Literal["optimal", "greedy", "random"]
 
 
 class CreateBody(_Strict):
     coins: list[Coin] = Field(min_length=2, max_length=40, description="The row, 2 to 40 coins.")
-    rules: str = Field("plain", max_length=64, description="The rules' text form (players:4).")
-    seats: list[Annotated[str, Field(max_length=40)] | None] | None = Field(
+    rules: str = Field(
+        "plain",
+        max_length=64,
+        pattern=ONLINE_RULES,
+        description="The rules' text form (players:4); rules every seat plays.",
+    )
+    seats: list[Computer | None] | None = Field(
         None,
         max_length=64,
-        description="One entry per seat: null for a person, else a built-in strategy "
-        "(optimal, greedy, random) for a computer seat. Default: every seat a person.",
+        description="One entry per seat (as many as the rules seat): null for a person, else "
+        "the strategy of a computer seat. Default: every seat a person.",
     )
     clock: ClockBody | None = Field(None, description="A clock; none by default.")
-    seat: int = Field(0, ge=0, le=63, description="The creator's seat (0-based).")
+    seat: Whole = Field(0, ge=0, le=63, description="The creator's seat (0-based).")
 
 
 class JoinBody(_Strict):
-    seat: int | None = Field(None, ge=0, le=63, description="A seat to take (default: first free).")
+    seat: SeatNumber | None = Field(None, description="A seat to take (default: first free).")
 
 
 class Online:
@@ -184,7 +231,9 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
     def address_of(request: Request | WebSocket) -> str:
         return request.client.host if request.client else "unknown"
 
-    @api.post("/api/online/games", summary="Create an online game", status_code=201)
+    @api.post(
+        "/api/online/games", summary="Create an online game", status_code=201, responses=ERRORS
+    )
     def create_game(body: CreateBody, request: Request) -> JSONResponse:
         """A new game under any rules whose seats all play (``players:P`` seats P), with
         computer seats and a clock if asked. Answers the creator's seat and secret ``token``
@@ -215,7 +264,7 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
             status_code=201,
         )
 
-    @api.post("/api/online/games/{game_id}/join", summary="Take a free seat")
+    @api.post("/api/online/games/{game_id}/join", summary="Take a free seat", responses=ERRORS)
     def join_game(game_id: str, body: JoinBody) -> JSONResponse:
         """Take the first free seat (or ``seat``): its number and its secret ``token``;
         409 when every seat is taken (open the socket without a token to watch). O(seats)."""
@@ -225,7 +274,7 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
             return refusal(error)
         return JSONResponse({"game": game_id, "seat": seat, "token": token})
 
-    @api.get("/api/online/games", summary="Recent and live games")
+    @api.get("/api/online/recent", summary="Recent and live games", responses=ERRORS)
     def list_games(
         live: bool = Query(False, description="Only games not over."),
         limit: int = Query(20, ge=1, le=100, description="How many, newest first."),
@@ -239,7 +288,9 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
         """The messages players may send, by number (no free text). O(1)."""
         return JSONResponse({"messages": list(PRESETS)})
 
-    @api.get("/api/online/games/{game_id}", summary="A game's state and its events")
+    @api.get(
+        "/api/online/games/{game_id}", summary="A game's state and its events", responses=ERRORS
+    )
     def game_state(
         game_id: str, board: bool = Query(True, description="Include the board's SVG.")
     ) -> JSONResponse:
@@ -251,7 +302,9 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
             return refusal(error)
         return JSONResponse({"state": state, "events": online.referee.events(game_id)})
 
-    @api.get("/api/online/games/{game_id}/record", summary="A game's record (text)")
+    @api.get(
+        "/api/online/games/{game_id}/record", summary="A game's record (text)", responses=ERRORS
+    )
     def game_record(game_id: str) -> Any:
         """The game in coinrow's record format, for download. O(moves)."""
         try:
@@ -263,7 +316,9 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
             headers={"content-disposition": f'attachment; filename="coinrow-{game_id}.txt"'},
         )
 
-    @api.get("/api/online/games/{game_id}/review", summary="A finished game's review")
+    @api.get(
+        "/api/online/games/{game_id}/review", summary="A finished game's review", responses=ERRORS
+    )
     def game_review(game_id: str) -> JSONResponse:
         """The analysis of every move of a finished game and each player's accuracy
         (``coinrow.analyze``); refused while the game is played, so nobody is helped during
