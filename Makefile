@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint bench bench-compare clean browser docs mutate dist
+.PHONY: demo test lint bench bench-compare clean browser redis docs mutate dist
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -23,7 +23,13 @@ browser:
 		apt-get update -qq && apt-get install -y -qq chromium >/dev/null; } || \
 		echo "chromium not installed: browser tests will be skipped"
 
-test: $(STAMP) browser
+# The online games' Redis tests start Debian's redis-server on loopback.
+redis:
+	@command -v redis-server >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && \
+		apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || \
+		echo "redis-server not installed: the Redis tests will fail under CI"
+
+test: $(STAMP) browser redis
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy

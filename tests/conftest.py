@@ -36,6 +36,15 @@ CHROMIUM_FLAGS = [
 ]
 
 
+@pytest.fixture(scope="session", autouse=True)
+def online_games_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Online games that in-process apps create go to a folder of the session, never to the
+    user's data folder."""
+    folder = tmp_path_factory.mktemp("online-games")
+    os.environ.setdefault("COINROW_ONLINE_DATA", str(folder))
+    return folder
+
+
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_FLAGS}

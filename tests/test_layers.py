@@ -55,6 +55,7 @@ LAYERS: dict[str, int] = {
     "checking/": STUDIES,
     "testing": STUDIES,
     "chunked": STUDIES,
+    "online/": STUDIES,
     "diagram": PICTURES,
     "svg": PICTURES,
     "text": PICTURES,
@@ -72,7 +73,7 @@ BESIDE = {PICTURES: MODEL}
 #: Optional dependencies (the extras fast, plot, web, census).
 OPTIONAL = {
     "numpy", "numba", "matplotlib", "pyarrow", "fastapi", "uvicorn", "starlette", "pydantic",
-    "dask", "distributed",
+    "dask", "distributed", "redis",
 }  # fmt: skip
 
 #: User-interface frameworks: the shells' business.

@@ -47,6 +47,10 @@ CROSS_FIELD = re.compile(
     # /api/play: which moves a line may hold depends on the rules (and the coins left)
     r"|'.*' is not a (?:move|line of moves|first slice)\b.*"
     r"|'.*' takes \d+ coins; \d+ left"
+    # /api/online/games: one seat per player of the rules, one of them a person's
+    r"|the rules \S+ seat \d+ players, not \d+"
+    r"|at least one seat must be a person's"
+    r"|seat \d+ is not a free seat of this game"
     r")"
 )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+from pathlib import Path
 
 import typer
 
@@ -28,6 +29,18 @@ def serve_command(
         "--allowed-host",
         help="A host name requests may be sent to (repeat for more; *.example.org for its "
         "subdomains). Default: loopback names and the --host address.",
+    ),
+    data_dir: str | None = typer.Option(
+        None,
+        "--data-dir",
+        help="Folder of the online games' SQLite store (made if missing). Default: "
+        "$COINROW_ONLINE_DATA, else $XDG_DATA_HOME/coinrow, else ~/.local/share/coinrow.",
+    ),
+    redis_url: str | None = typer.Option(
+        None,
+        "--redis",
+        help="Keep online games in the Redis server at this URL (redis://HOST:PORT/DB), so "
+        "several coinrow serve processes serve the same games.",
     ),
 ) -> None:
     """Serve the web page and its JSON API.
@@ -62,6 +75,7 @@ def serve_command(
     if hosts:
         os.environ[guard.HOSTS_VARIABLE] = ",".join(guard.allowed_hosts(hosts))
     check_listen(host, port)
+    report_store(data_dir, redis_url)
     os.environ[guard.SUPERVISOR_VARIABLE] = str(os.getpid())  # its server processes end with it
     uvicorn.run(
         "coinrow.web.app:create_app",  # built after the settings above, in every process
@@ -73,7 +87,44 @@ def serve_command(
         # by name: each server process imports it once running (and answering the
         # supervisor's health checks), not while unpickling its settings
         http="coinrow.web.guard:BoundedHTTP",
+        ws_max_size=WS_MAX_BYTES,
     )
+
+
+#: Largest WebSocket message uvicorn reads; the app refuses frames over its own, smaller
+#: limit (COINROW_ONLINE_FRAME_BYTES) with an error frame.
+WS_MAX_BYTES = 64 * 2**10
+
+
+def report_store(data_dir: str | None, redis_url: str | None) -> None:
+    """Choose the online games' store for every server process (by environment variables)
+    and say where it is, in one line on standard error; refuse one that cannot be used."""
+    from ..online.limits import OnlineLimits
+    from ..web import online
+
+    OnlineLimits.from_env()  # a bad COINROW_ONLINE_* setting is one line here
+    if redis_url is not None:
+        if data_dir is not None:
+            fail("--data-dir and --redis are two stores: give one")
+        if not redis_url.startswith(("redis://", "rediss://", "unix://")):
+            fail(f"--redis {redis_url}: give a URL such as redis://127.0.0.1:6379/0")
+        os.environ[online.REDIS_VARIABLE] = redis_url
+        os.environ.pop(online.DATA_VARIABLE, None)
+    else:
+        chosen = data_dir or os.environ.get(online.DATA_VARIABLE)
+        folder = Path(chosen) if chosen else online.default_data_dir()
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            fail(f"--data-dir {folder}: cannot make the folder ({error.strerror or error})")
+        os.environ[online.DATA_VARIABLE] = str(folder.resolve())
+        os.environ.pop(online.REDIS_VARIABLE, None)
+    try:
+        store = online.open_store()
+    except Exception as error:  # any failure to open the store is one line
+        fail(f"cannot open the online games' store: {type(error).__name__}: {error}")
+    typer.echo(f"coinrow serve: online games are kept in {store.where}", err=True)
+    store.close()
 
 
 def check_listen(host: str, port: int) -> None:

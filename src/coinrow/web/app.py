@@ -82,7 +82,7 @@ from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, Optimal, game_seconds, get, move_seconds, play
 from ..subgames import Subgames
 from ..svg import triangle
-from . import models
+from . import models, online
 from .guard import BodyBudget, Security, allowed_hosts, die_with_parent
 from .workers import Answer, WorkerPool, error_answer
 
@@ -1050,6 +1050,7 @@ def create_app(
             return Response(status_code=304, headers={"etag": page_tag})
         return HTMLResponse(page, headers={"etag": page_tag})
 
+    app.include_router(online.router())
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return app
 

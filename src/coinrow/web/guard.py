@@ -271,6 +271,14 @@ class BoundedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type, misc]
         super().on_response_complete()
         self._arm()
 
+    def handle_websocket_upgrade(self, *args: Any) -> None:
+        """The connection becomes a WebSocket (online games): the header timer no longer
+        applies (the socket's own limits do), so it is stopped before the hand-over."""
+        if self.header_timer is not None:
+            self.header_timer.cancel()
+            self.header_timer = None
+        super().handle_websocket_upgrade(*args)
+
     def _waiting_for_headers(self) -> bool:
         cycle = getattr(self, "cycle", None)
         return cycle is None or bool(cycle.response_complete)

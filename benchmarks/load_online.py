@@ -1,0 +1,312 @@
+"""Load test of online games: N live two-player games on ``coinrow serve`` (loopback only),
+each with two WebSockets, players moving in turn for T seconds; prints move latency (a
+move sent to the other player receiving it) p50/p99, frames and bytes per move, the
+server's memory (resident set before the games, with them, and its peak), and lost or
+duplicated moves checked against the store. A report, not a timed assertion.
+
+    python benchmarks/load_online.py [--games 500] [--seconds 30] [--think 1.0] [--redis]
+
+Each player waits ``--think`` seconds (default 1) before each of their moves, as people
+do, so N games make about N moves a second. A game that ends (40 coins, 40 moves) is
+followed by a rematch on the same sockets' seats. With ``--redis`` a ``redis-server`` is
+started on a free loopback port, two ``coinrow serve --redis`` processes share it, and
+each game's two players are on different processes. Bounded: at most 2,000 games and 120
+seconds; every process started is ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import itertools
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+MOST_GAMES, MOST_SECONDS = 2000, 120.0
+COINS = [((7 * i) % 23) + 1 for i in range(40)]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def start(args: list[str], log: Path, env: dict[str, str]) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:  # the child keeps its own descriptor
+        return subprocess.Popen(
+            args, stdout=out, stderr=subprocess.STDOUT, start_new_session=True, env=env
+        )
+
+
+def end(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is None:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=15)
+
+
+def wait_http(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/online/presets", timeout=2):
+                return
+        except OSError:
+            if process.poll() is not None:
+                break
+            time.sleep(0.1)
+    raise SystemExit("the server did not start: " + log.read_text()[-2000:])
+
+
+def memory_kib(pid: int) -> tuple[int, int]:
+    """(resident, peak resident) of a process in KiB, from /proc."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        fields[name] = value.strip()
+    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+
+
+def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=json.dumps(body).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        data: dict[str, Any] = json.loads(response.read())
+        return data
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.stop = float("inf")  # set when every table is seated
+        self.seated = 0
+        self.latencies: list[float] = []
+        self.frames_in = 0
+        self.bytes_in = 0
+        self.moves = 0
+        self.errors: list[str] = []
+        self.acked: dict[str, list[tuple[int, str]]] = {}  # game: moves acknowledged
+
+
+async def seat_socket(port: int, game: str, token: str) -> ClientConnection:
+    ws = await connect(f"ws://127.0.0.1:{port}/api/online/games/{game}/ws", open_timeout=30)
+    await ws.send(json.dumps({"type": "hello", "token": token}))
+    while json.loads(await ws.recv())["type"] != "welcome":
+        pass
+    return ws
+
+
+async def play_games(
+    ports: tuple[int, int], stats: Stats, think: float, ready: asyncio.Event
+) -> None:
+    """One table: games one after the other (rematches) until ``stop``."""
+    loop = asyncio.get_running_loop()
+    created = await loop.run_in_executor(
+        None, post, ports[0], "/api/online/games", {"coins": COINS}
+    )
+    game = created["game"]
+    joined = await loop.run_in_executor(None, post, ports[1], f"/api/online/games/{game}/join", {})
+    tokens = [created["token"], joined["token"]]
+    sockets = [
+        await seat_socket(ports[0], game, tokens[0]),
+        await seat_socket(ports[1], game, tokens[1]),
+    ]
+    stats.seated += 1
+    await ready.wait()
+    try:
+        while time.perf_counter() < stats.stop:
+            stats.acked.setdefault(game, [])
+            for number in range(len(COINS)):
+                if time.perf_counter() >= stats.stop:
+                    return
+                await asyncio.sleep(think)
+                seat = number % 2
+                mover, other = sockets[seat], sockets[1 - seat]
+                began = time.perf_counter()
+                await mover.send(json.dumps({"type": "move", "number": number, "move": "L"}))
+                acked = received = False
+                while not received:  # the other player gets the move
+                    text = await other.recv()
+                    stats.frames_in += 1
+                    stats.bytes_in += len(text)
+                    frame = json.loads(text)
+                    if frame["type"] == "event" and frame["event"].get("number") == number:
+                        stats.latencies.append(time.perf_counter() - began)
+                        received = True
+                while not acked:  # the mover gets its ack and its own move
+                    frame = json.loads(await mover.recv())
+                    stats.frames_in += 1
+                    if frame["type"] == "ack":
+                        acked = True
+                        stats.acked[game].append((number, "L"))
+                    elif frame["type"] == "error":
+                        stats.errors.append(f"{game}: {frame}")
+                        return
+                stats.moves += 1
+            # the game is over: a rematch, seats swapped (the sockets swap too)
+            await sockets[0].send(json.dumps({"type": "rematch"}))
+            new_game = None
+            while new_game is None:
+                frame = json.loads(await sockets[0].recv())
+                if frame["type"] == "event" and frame["event"]["type"] == "rematch":
+                    new_game = frame["event"]["game"]
+            for ws in sockets:
+                await ws.close()
+            game = new_game
+            sockets = [
+                await seat_socket(ports[1], game, tokens[1]),  # the second player now seat 0
+                await seat_socket(ports[0], game, tokens[0]),
+            ]
+            tokens.reverse()
+    except Exception as error:  # report, do not hide
+        stats.errors.append(f"{game}: {type(error).__name__}: {error} at {time.perf_counter() - stats.stop:+.1f} s")
+    finally:
+        for ws in sockets:
+            await ws.close()
+
+
+async def run(
+    ports: tuple[int, int], games: int, seconds: float, think: float, pids: list[int]
+) -> tuple[Stats, dict[str, int]]:
+    stats = Stats()
+    ready = asyncio.Event()
+    before = sum(memory_kib(pid)[0] for pid in pids)
+    tables = [asyncio.create_task(play_games(ports, stats, think, ready)) for _ in range(games)]
+    while stats.seated < games and not any(t.done() for t in tables):
+        await asyncio.sleep(0.05)  # every table seated (seating is not timed)
+    seated = sum(memory_kib(pid)[0] for pid in pids)
+    stats.stop = time.perf_counter() + seconds
+    ready.set()
+    await asyncio.gather(*tables)
+    memory = {
+        "before_kib": before,
+        "seated_kib": seated,
+        "peak_kib": sum(memory_kib(pid)[1] for pid in pids),
+    }
+    return stats, memory
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--seconds", type=float, default=30.0)
+    parser.add_argument("--think", type=float, default=1.0)
+    parser.add_argument("--redis", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.games <= MOST_GAMES or not 0 < args.seconds <= MOST_SECONDS:
+        raise SystemExit(f"--games 1 to {MOST_GAMES}, --seconds up to {MOST_SECONDS:g}")
+    folder = Path(tempfile.mkdtemp(prefix="coinrow-load-online-"))
+    env = {
+        **os.environ,
+        "COINROW_ONLINE_GAMES_PER_ADDRESS": str(4 * args.games + 10),
+        "COINROW_ONLINE_GAMES_TOTAL": str(4 * args.games + 10),
+        "COINROW_ONLINE_SOCKETS_PER_ADDRESS": str(4 * args.games + 10),
+    }
+    processes: list[subprocess.Popen[bytes]] = []
+    serve = [sys.executable, "-m", "coinrow", "serve", "--no-access-log"]
+    try:
+        if args.redis:
+            redis_port = free_port()
+            redis = start(
+                ["redis-server", "--bind", "127.0.0.1", "--port", str(redis_port), "--save", "",
+                 "--appendonly", "no", "--dir", str(folder)],
+                folder / "redis.log",
+                env,
+            )  # fmt: skip
+            processes.append(redis)
+            time.sleep(0.5)
+            store = ["--redis", f"redis://127.0.0.1:{redis_port}/0"]
+            ports = (free_port(), free_port())
+        else:
+            store = ["--data-dir", str(folder / "games")]
+            port = free_port()
+            ports = (port, port)
+        servers = []
+        for index, port in enumerate(sorted(set(ports))):
+            log = folder / f"serve{index}.log"
+            servers.append((start([*serve, "--port", str(port), *store], log, env), port, log))
+        processes.extend(process for process, _, _ in servers)
+        for process, port, log in servers:
+            wait_http(port, process, log)
+        pids = [process.pid for process, _, _ in servers]
+        load = os.getloadavg()[0]
+        stats, memory = asyncio.run(run(ports, args.games, args.seconds, args.think, pids))
+    finally:
+        for process in reversed(processes[1:] if args.redis else processes):
+            end(process)
+    lost, duplicated, games_checked = check_store(args, folder, stats, store)
+    if args.redis:
+        end(processes[0])
+    cuts = statistics.quantiles(stats.latencies, n=100) if len(stats.latencies) > 1 else [0.0] * 99
+    print(
+        f"{args.games} games x 2 sockets, think {args.think:g} s, "
+        f"{'--redis, 2 processes' if args.redis else 'SQLite, 1 process'}, "
+        f"{os.cpu_count()} CPUs (load average {load:.1f} before)"
+    )
+    print(
+        f"{stats.moves} moves in {args.seconds:g} s ({stats.moves / args.seconds:.0f}/s): "
+        f"latency p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms; "
+        f"{stats.bytes_in / max(1, len(stats.latencies)):.0f} bytes per event frame; "
+        f"errors {len(stats.errors)}"
+    )
+    per_game = (memory["seated_kib"] - memory["before_kib"]) / args.games
+    print(
+        f"server memory: {memory['before_kib'] / 1024:.0f} MiB before, "
+        f"{memory['seated_kib'] / 1024:.0f} MiB with the games seated "
+        f"({per_game:.0f} KiB a game with its 2 sockets), peak {memory['peak_kib'] / 1024:.0f} MiB"
+    )
+    print(
+        f"checked against the store: {games_checked} games, {lost} moves lost, "
+        f"{duplicated} duplicated"
+    )
+    for error in stats.errors[:5]:
+        print("error:", error)
+
+
+def check_store(
+    args: argparse.Namespace, folder: Path, stats: Stats, store: list[str]
+) -> tuple[int, int, int]:
+    """Moves acknowledged to a client but not stored (lost), and stored more than once or
+    not in order (duplicated)."""
+    if args.redis:
+        from coinrow.online.redis_store import RedisStore
+
+        opened: Any = RedisStore(store[1])
+    else:
+        from coinrow.online import SqliteStore
+
+        opened = SqliteStore(folder / "games")
+    lost = duplicated = 0
+    try:
+        for game, acked in stats.acked.items():
+            events = opened.events(game)
+            stored = [(e["number"], e["move"]) for e in events if e["type"] == "move"]
+            numbers = [number for number, _ in stored]
+            duplicated += len(numbers) - len(set(numbers))
+            duplicated += sum(1 for a, b in itertools.pairwise(numbers) if b != a + 1)
+            lost += len(set(acked) - set(stored))
+    finally:
+        opened.close()
+    return lost, duplicated, len(stats.acked)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,161 @@
+"""An online game in Debian's Chromium (Playwright): two browser contexts (two people, each
+with their own storage) play a whole game through the invite link while a third context
+watches; every page shows every move, and the finished game's page shows the library's
+review. Also the pizza for four (``players:4``) with four contexts.
+
+Screenshots go to ``$COINROW_SCREENSHOTS`` when set, else to a temporary directory.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import CHROMIUM, wait_js, watch_csp
+
+from coinrow.analysis import analyze
+from coinrow.rules import join_moves
+
+pytestmark = pytest.mark.skipif(
+    not Path(CHROMIUM).exists() and not os.environ.get("CI"),
+    reason=f"Chromium is not installed at {CHROMIUM} (`make test` installs it; CI runs these)",
+)
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("COINROW_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+class People:
+    """Browser contexts, one per person, failing the test on any page error or any
+    Content-Security-Policy refusal."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+        self.refused: list[str] = []
+
+    def page(self, width: int = 800) -> Any:
+        context = self.browser.new_context(viewport={"width": width, "height": 900})
+        self.contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        page.on("pageerror", lambda error: self.errors.append(str(error)))
+        watch_csp(page, self.refused)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def people(browser: Any) -> Any:
+    crowd = People(browser)
+    yield crowd
+    crowd.close()
+    assert crowd.errors == []
+    assert crowd.refused == []
+
+
+def invite(page: Any, live_url: str, body: dict[str, Any]) -> str:
+    """What Play's "Invite a friend" does: one POST, the creator's token kept in the
+    browser, the invite link (which holds no token) opened. Returns the link."""
+    page.goto(live_url + "static/style.css")  # any page of the site: its storage and origin
+    created = page.evaluate(
+        """async (body) => {
+          const response = await fetch("/api/online/games", {
+            method: "POST", headers: {"content-type": "application/json"},
+            body: JSON.stringify(body)});
+          const data = await response.json();
+          localStorage.setItem(`coinrow-online:${data.game}`, data.token);
+          return data;
+        }""",
+        body,
+    )
+    assert created["token"] not in created["invite"]
+    link = live_url.rstrip("/") + created["invite"]
+    page.goto(link)
+    return link
+
+
+def wait_moves(pages: list[Any], line: str) -> None:
+    for page in pages:
+        wait_js(page, f"document.body.dataset.moves === {line!r}")
+
+
+def play_through(pages: list[Any], watchers: list[Any], moves: list[str], players: int) -> None:
+    """Each seat in turn clicks its move; every page, watchers included, shows each move."""
+    line: list[str] = []
+    for number, move in enumerate(moves):
+        page = pages[number % players]
+        wait_js(page, f"document.querySelector('button.move[data-move=\"{move}\"]') !== null")
+        page.click(f'button.move[data-move="{move}"]')
+        line.append(move)
+        wait_moves(pages + watchers, join_moves(line))
+
+
+def check_review(page: Any, coins: list[int], moves: list[str], rules: str) -> None:
+    wait_js(page, "!document.getElementById('review').hidden")
+    expected = analyze(coins, moves, rules=rules).to_dict()
+    labels = page.eval_on_selector_all(
+        "#review-table tbody tr", "rows => rows.map(r => r.cells[5].textContent)"
+    )
+    assert labels == [move["label"] for move in expected["moves"]]
+    accuracy = page.text_content("#accuracy")
+    for player in expected["summary"].values():
+        assert f"{player['player']}: accuracy {player['accuracy']:.1f}%" in accuracy
+
+
+def test_two_people_play_through_the_link_and_a_spectator_watches(
+    people: People, live_url: str, shots: Path
+) -> None:
+    coins, moves = [3, 9, 1, 2], ["R", "L", "L", "R"]
+    host = people.page()
+    link = invite(host, live_url, {"coins": coins})
+    wait_js(host, "document.body.dataset.status === 'waiting'")
+    friend = people.page(width=360)  # a phone
+    friend.goto(link)  # opening the link takes the free seat
+    watcher = people.page()
+    for page in (host, friend):
+        wait_js(page, "document.body.dataset.status === 'playing'")
+    watcher.goto(link)  # the seats are full: this one watches
+    wait_js(watcher, "document.getElementById('connection').textContent === 'Watching.'")
+    host.screenshot(path=shots / "online-invite.png", full_page=True)
+    play_through([host, friend], [watcher], moves, 2)
+    friend.screenshot(path=shots / "online-phone.png", full_page=True)
+    for page in (host, friend, watcher):
+        wait_js(page, "document.body.dataset.status === 'over'")
+        check_review(page, coins, moves, "plain")
+    assert watcher.locator("button.move").count() == 0
+    archive = people.page()
+    archive.goto(link)  # later: the permanent address shows the finished game and its review
+    check_review(archive, coins, moves, "plain")
+    archive.screenshot(path=shots / "online-archive.png", full_page=True)
+
+
+def test_four_friends_share_a_pizza(people: People, live_url: str, shots: Path) -> None:
+    coins = [5, 1, 4, 7, 2]
+    moves = ["L", "R", "R", "L", "L"]
+    first = people.page()
+    link = invite(first, live_url, {"coins": coins, "rules": "players:4"})
+    friends = []
+    for _ in range(3):
+        page = people.page()
+        page.goto(link)
+        friends.append(page)
+    watcher = people.page()
+    for page in [first, *friends]:
+        wait_js(page, "document.body.dataset.status === 'playing'")
+    watcher.goto(link)
+    play_through([first, *friends], [watcher], moves, 4)
+    for page in [first, *friends, watcher]:
+        wait_js(page, "document.body.dataset.status === 'over'")
+    check_review(watcher, coins, moves, "players:4")
+    watcher.screenshot(path=shots / "online-four.png", full_page=True)
