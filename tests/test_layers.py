@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "variants": MODEL,
     "engines/": ENGINES,
     "game": MODEL,
+    "tables": MODEL,
     "play_values": MODEL,
     "solution": MODEL,
     "subgames": MODEL,

@@ -11,10 +11,11 @@ from typing import TYPE_CHECKING, NamedTuple
 import typer
 from rich.console import Console
 
-from ..engines.table import Table, cell_count
+from ..engines.table import cell_count
 from ..errors import TableTooLargeError
 from ..numbers import Value, exact_arithmetic
 from ..rules import Rules
+from ..tables import Table
 from . import (
     CoinsArgument,
     FileOption,

@@ -14,6 +14,9 @@ from typing import Any
 
 from ..numbers import is_int_array
 
+#: Engine names, default first.
+ENGINES: tuple[str, ...] = ("reduction", "table", "memo", "linear", "brute")
+
 #: Int rows whose absolute values sum to less than this run in int64 (see docs/kernels.md):
 #: every margin, value, prefix sum and merged entry is bounded by that sum, and the factor
 #: 2 of headroom keeps ``total + margin`` in range too.
@@ -28,6 +31,12 @@ KERNEL_MIN_LENGTH: dict[str, int] = {
     "linear": 1_000,
     "cooperative": 1_000,
 }
+
+#: Shortest pizza whose reductions run compiled (int64-safe int rows).
+PIZZA_KERNEL_MIN_LENGTH = 200
+
+#: Shortest row whose best reply to greedy runs compiled (int64-safe int rows).
+REPLY_KERNEL_MIN_LENGTH = 64
 
 
 def kernels_available() -> bool:
