@@ -24,7 +24,7 @@ from ..checking.grading import (
 from ..checking.profiles import PROFILES
 from ..checking.results import short_line
 from ..numbers import Value, format_value
-from . import app, fail, json_option, print_json
+from .common import app, fail, json_option, print_json
 
 #: Longest failing row whose triangle is printed.
 TRIANGLE_LIMIT = 24

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import typer
 
-from . import app, json_option, print_json
+from .common import app, json_option, print_json
 
 
 @app.command("solve-chunks")

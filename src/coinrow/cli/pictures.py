@@ -16,7 +16,7 @@ from ..errors import TableTooLargeError
 from ..numbers import Value, exact_arithmetic
 from ..rules import Rules
 from ..tables import Table
-from . import (
+from .common import (
     CoinsArgument,
     FileOption,
     app,

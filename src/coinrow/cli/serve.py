@@ -8,7 +8,7 @@ import socket
 import typer
 
 from ..errors import MissingExtraError
-from . import app, fail
+from .common import app, fail
 
 
 @app.command("serve")

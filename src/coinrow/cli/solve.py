@@ -14,7 +14,7 @@ from ..errors import CostLimitError, RowTooLongError, TableTooLargeError
 from ..numbers import Value, format_value
 from ..rules import Rules
 from ..solution import Solution, solve
-from . import (
+from .common import (
     MAX_SECONDS,
     CoinsArgument,
     FileOption,
