@@ -25,9 +25,10 @@ import typer.core
 from rich.console import Console
 
 from .. import __version__
+from ..engines import duration_text, estimated_solve_seconds
 from ..errors import CoinrowError
 from ..io import read_file, read_text_bytes
-from ..numbers import Value, coerce_coins
+from ..numbers import Value, ValueSpec, coerce_coins
 from ..rules import PLAIN
 
 
@@ -197,8 +198,6 @@ def alphabet_text(text: str, flag: str) -> str:
     >>> alphabet_text("1..4", "--values"), alphabet_text("0.5,2", "--values")
     ('1,2,3,4', '0.5,2')
     """
-    from ..numbers import ValueSpec
-
     if "," in text or (".." not in text and not re.fullmatch(r"\s*-?\d+-\d+\s*", text)):
         return text
     spec = ValueSpec.parse(text)
@@ -241,8 +240,6 @@ MAX_SECONDS = 60.0
 def check_engine_time(engine: str, row: Sequence[Value]) -> None:
     """Refuse ``--engine`` on a row it would take more than :data:`MAX_SECONDS` to solve, by
     the library's cost model (:func:`coinrow.engines.estimated_solve_seconds`)."""
-    from ..engines import duration_text, estimated_solve_seconds
-
     seconds = estimated_solve_seconds(row, engine, limit=MAX_SECONDS)
     if seconds <= MAX_SECONDS:
         return
