@@ -11,7 +11,11 @@ check it out in a worktree and pass its src/coinrow. The modules are parsed, nev
 - A *function-local import* is one import statement of a coinrow module inside a function
   (``from coinrow.svg import a, b`` counts once). It *defers an optional package* when the
   module it imports loads, at module level, one of the extras' packages (NumPy, Numba,
-  matplotlib, FastAPI, Uvicorn, Dask, pyarrow...).
+  matplotlib, FastAPI, Uvicorn, Dask, pyarrow...); it *loads an extra's part* when it
+  imports a module that exists for an extra (census/, chunked.py, plot.py, web/: the
+  "loaded by" column of docs/architecture.md's table of extras); it is a *Jupyter hook* when
+  it sits in a ``_repr_svg_``/``_repr_html_``; the facade's ``__getattr__`` (PEP 562) loads
+  ``coinrow.check`` on first use. Anything else is counted as *other*.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ class Edge:
     target: str  # a coinrow module ("" is the package) or "external:<top-level name>"
     lazy: bool
     line: int
+    function: str = ""
 
 
 def module_name(package: Path, path: Path) -> str:
@@ -55,39 +60,55 @@ def edges(package: Path) -> Iterator[Edge]:
         if path.name != "__init__.py":
             own_package = module.split(".")[:-1]
 
-        def visit(node: ast.AST, lazy: bool, module: str = module) -> Iterator[Edge]:
+        def visit(
+            node: ast.AST, lazy: str, module: str = module, own_package: list[str] = own_package
+        ) -> Iterator[Edge]:
             for child in ast.iter_child_nodes(node):
                 if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
-                    yield from (e for c in child.orelse for e in visit_one(c, lazy, module))
+                    yield from (
+                        e for c in child.orelse for e in visit_one(c, lazy, module, own_package)
+                    )
                     continue
-                yield from visit_one(child, lazy, module)
+                yield from visit_one(child, lazy, module, own_package)
 
-        def visit_one(child: ast.AST, lazy: bool, module: str) -> Iterator[Edge]:
+        def visit_one(
+            child: ast.AST, lazy: str, module: str, own_package: list[str]
+        ) -> Iterator[Edge]:
             if isinstance(child, ast.Import):
                 for alias in child.names:
                     top, _, rest = alias.name.partition(".")
                     target = rest if top == "coinrow" else f"external:{top}"
-                    yield Edge(module, target, lazy, child.lineno)
+                    yield Edge(module, target, bool(lazy), child.lineno, lazy)
             elif isinstance(child, ast.ImportFrom):
                 if child.level == 0 and (child.module or "").split(".")[0] != "coinrow":
                     top = (child.module or "").split(".")[0]
-                    yield Edge(module, f"external:{top}", lazy, child.lineno)
+                    yield Edge(module, f"external:{top}", bool(lazy), child.lineno, lazy)
                 else:
                     if child.level == 0:
                         base = (child.module or "").partition(".")[2]
                     else:
                         up = own_package[: len(own_package) - (child.level - 1)]
-                        base = ".".join([*up, *((child.module or "").split(".") if child.module else [])])
+                        base = ".".join(
+                            [*up, *((child.module or "").split(".") if child.module else [])]
+                        )
                     targets = []
                     for alias in child.names:
                         candidate = f"{base}.{alias.name}" if base else alias.name
                         targets.append(candidate if is_module(candidate) else base)
                     for target in dict.fromkeys(targets):
-                        yield Edge(module, target, lazy, child.lineno)
-            inner = lazy or isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda)
-            yield from visit(child, inner, module)
+                        yield Edge(module, target, bool(lazy), child.lineno, lazy)
+            inner = lazy
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                inner = child.name
+            elif isinstance(child, ast.Lambda):
+                inner = lazy or "<lambda>"
+            yield from visit(child, inner, module, own_package)
 
-        yield from visit(ast.parse(path.read_text(encoding="utf-8")), False)
+        yield from visit(ast.parse(path.read_text(encoding="utf-8")), "")
+
+
+#: The modules that exist for an extra (docs/architecture.md, "Optional dependencies").
+EXTRA_PARTS = ("census", "chunked", "plot", "web")
 
 
 def circles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -174,15 +195,30 @@ def main() -> None:
     print(f"import circles: {len(components)}")
     for component in components:
         print(f"  {len(component)} modules: {', '.join(name or 'coinrow' for name in component)}")
+
+    def kind(edge: Edge) -> str:
+        if loads_optional(edge.target):
+            return "defers an optional package"
+        if edge.target.split(".")[0] in EXTRA_PARTS:
+            return "loads an extra's part"
+        if edge.function in ("_repr_svg_", "_repr_html_"):
+            return "a Jupyter hook"
+        if edge.importer == "" and edge.function == "__getattr__":
+            return "the facade's __getattr__"
+        return "other"
+
     lazy = [edge for edge in internal if edge.lazy]
-    deferring = [edge for edge in lazy if loads_optional(edge.target)]
     print(f"function-local imports of coinrow modules: {len(lazy)}")
-    print(f"  deferring an optional package: {len(deferring)}")
-    print(f"  not deferring one: {len(lazy) - len(deferring)}")
+    kinds = [kind(edge) for edge in lazy]
+    for name in dict.fromkeys(
+        ["defers an optional package", "loads an extra's part", "a Jupyter hook",
+         "the facade's __getattr__", "other"]
+    ):  # fmt: skip
+        print(f"  {name}: {kinds.count(name)}")
     if args.list:
-        for edge in lazy:
-            mark = "optional" if edge in deferring else "-"
-            print(f"    {edge.importer or 'coinrow'}:{edge.line} -> {edge.target or 'coinrow'} [{mark}]")
+        for edge, name in zip(lazy, kinds, strict=True):
+            where = f"{edge.importer or 'coinrow'}:{edge.line} in {edge.function}()"
+            print(f"    {where} -> {edge.target or 'coinrow'} [{name}]")
 
 
 if __name__ == "__main__":
