@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import variants_oracle as oracle
 
+from coinrow.engines import interval
 from coinrow.engines import variants as v
 from coinrow.numbers import exact_arithmetic
 from coinrow.rules import Players, Rules
@@ -266,7 +267,7 @@ def test_take_k_window_maxima_match_every_move_tried(
     K) against trying all 2K moves in every subgame: the same margins and the same first best
     move in tie order (left first, fewer coins first),
     rows with many ties and rows up to 60 coins."""
-    monkeypatch.setattr(v, "TAKE_MOVES_MAX_K", 0 if windows else 10**6)
+    monkeypatch.setattr(interval, "TAKE_MOVES_MAX_K", 0 if windows else 10**6)
     rules = Rules.parse(f"take:{take}")
     for coins in itertools.chain(
         random_rows(take, 40, 60, 0, 2), random_rows(take + 1, 40, 60, -30, 30)

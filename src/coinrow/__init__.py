@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from .analysis import GameAnalysis, MoveAnalysis, analyze
 from .engines import ENGINES
-from .engines.table import Table
 from .errors import (
     CensusStoreError,
     CheckTargetError,
@@ -45,6 +44,7 @@ from .record import Record, parse_records, read_records
 from .rules import Rules
 from .solution import Solution, best_moves, solve
 from .strategies import Optimal, cooperative_total, greedy_total, parity_total
+from .tables import Table
 
 if TYPE_CHECKING:
     from .checking import CheckResult, check

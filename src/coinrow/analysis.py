@@ -18,10 +18,10 @@ from typing import Any, Literal, cast
 from .engines import MAX_SECONDS, check_cost
 from .engines.variants import check_variant_seconds, position_solves_cost
 from .errors import IllegalMoveError
-from .game import Game, Position, parse_moves, seat_name
+from .game import Game, Position, seat_name
 from .numbers import Row, Value, exact_arithmetic, format_value, json_fields
 from .play_values import PlayValues
-from .rules import PLAIN, Moves, Rules, coerce_rules, moves_text
+from .rules import PLAIN, Moves, Rules, coerce_rules, moves_text, parse_moves
 from .subgames import Subgames
 
 Label = Literal["best", "inaccuracy", "mistake", "blunder"]

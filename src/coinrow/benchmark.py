@@ -10,12 +10,14 @@ import functools
 import os
 import time
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
-from .engines import ENGINES, estimated_seconds
-from .engines.dispatch import kernels_available
+from .engines import ENGINES, estimated_seconds, reduction
+from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row, kernels_available
+from .engines.reduction import solve_int64, usable_cores
+from .engines.table import KERNEL_BYTES_PER_CELL, MEMORY_BUDGET, Table, cell_count
 from .errors import MissingExtraError
+from .solution import solve
 
 #: Default sizes: each finishes the whole run in about a minute on a 2-core machine.
 ENGINE_SIZES = "1000,3000"
@@ -43,6 +45,8 @@ def machine_info() -> dict[str, Any]:
     measurement times the compiled kernels."""
     if not kernels_available():
         raise MissingExtraError("timing the compiled kernels needs NumPy and Numba", "fast")
+    from importlib.metadata import PackageNotFoundError, version  # 10 ms: not at CLI start-up
+
     info: dict[str, Any] = {"cpus": os.cpu_count()}
     for name in ("numpy", "numba"):
         try:
@@ -59,8 +63,6 @@ def max_table_size() -> int:
     >>> max_table_size()
     30893
     """
-    from .engines.table import KERNEL_BYTES_PER_CELL, MEMORY_BUDGET, cell_count
-
     n = int((2 * MEMORY_BUDGET / KERNEL_BYTES_PER_CELL) ** 0.5)
     while cell_count(n + 1) * KERNEL_BYTES_PER_CELL <= MEMORY_BUDGET:
         n += 1
@@ -128,9 +130,6 @@ def engine_times(sizes: list[int], repeat: int) -> list[dict[str, Any]]:
     """Each engine's ``coinrow.solve`` time at each size, with the path it took. Engines
     estimated to take over :data:`ENGINE_SECONDS` at a size, or whose table would exceed the
     memory budget, are left out at that size, as ``brute`` is over 20 coins."""
-    from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
-    from .solution import solve
-
     rows = []
     for n in sizes:
         coins = random_row(n, seed=n).tolist()  # Python ints, as most users pass them
@@ -161,9 +160,6 @@ def reduction_vs_sum(n: int, repeat: int) -> dict[str, Any]:
     busy machine slows them alike. Minimum and median of each (O(repeat n)).
     """
     import statistics
-
-    from .engines.reduction import solve_int64, usable_cores
-    from .solution import solve
 
     coins = random_row(n)
     solve(coins[: min(n, 1 << 17)])
@@ -222,8 +218,6 @@ def reduction_vs_textbook(n: int, repeat: int) -> dict[str, Any]:
     November 2026 took 1.6 ns per coin on one row of 20,000 coins repeated, 7.2 on new
     rows), which no user's row is.
     """
-    from .engines import reduction
-
     array = random_row(n)
     coins = array.tolist()
     rows = [array, *(random_row(n, seed=seed) for seed in range(2, FRESH_ROWS + 1))]
@@ -251,7 +245,6 @@ def table_vs_numpy(n: int, repeat: int) -> dict[str, Any]:
     import numpy as np
 
     from .engines.kernels import fill_table, table_arrays
-    from .engines.table import cell_count
 
     coins = random_row(n)
     cells = cell_count(n)
@@ -282,8 +275,6 @@ def table_vs_numpy(n: int, repeat: int) -> dict[str, Any]:
 
 def large_table(n: int) -> dict[str, Any]:
     """Build ``coinrow.Table`` for n coins once: time and bytes of the compact storage."""
-    from .engines.table import KERNEL_BYTES_PER_CELL, Table, cell_count
-
     coins = random_row(n)
     start = time.perf_counter()
     table = Table(coins)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .census.run import check_workers, dask_client
 from .engines.dispatch import INT64_SAFE_LIMIT
 from .errors import InputFileError, InvalidOptionError, MissingExtraError, RowTooLongError
 from .numbers import json_fields
@@ -230,8 +231,6 @@ def solve_folder(
     if missing:
         raise MissingExtraError(f"solving a row in chunks needs {', '.join(missing)}", "census")
     import numpy as np
-
-    from .census.run import check_workers, dask_client
 
     if scheduler is None:
         check_workers(workers)  # bounded by the machine, before any process starts

@@ -7,6 +7,7 @@ from rich.console import Console
 from .analysis import analyze
 from .cli.play import print_analysis
 from .cli.solve import print_solution
+from .engines.dispatch import compile_notice, kernels_available
 from .numbers import format_value
 from .solution import solve
 from .strategies import cooperative_total, get, greedy_total, parity_total, play
@@ -48,8 +49,6 @@ def main() -> None:
 def long_row(console: Console, n: int = 1_000_000) -> None:
     """Solve a long random row in the compiled kernels (the ``fast`` extra), which also
     leaves Numba's cache warm for the next large solve."""
-    from .engines.dispatch import compile_notice, kernels_available
-
     if not kernels_available():
         return
     import time

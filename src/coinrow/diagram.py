@@ -13,14 +13,14 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+from .engines.interval import advance
 from .engines.table import Table
 from .errors import PictureError, RowTooLongError, SubgameError
-from .game import Player, Position, parse_moves, taken_indices
 from .numbers import Value, exact_arithmetic, format_value, json_value, zero_like
-from .rules import Moves, moves_text
+from .rules import Moves, Player, moves_text, parse_moves, taken_indices
 
 if TYPE_CHECKING:
-    from .engines.variants import IntervalTable
+    from .engines.interval import IntervalTable
 
 #: Longest row a picture shows (40 coins: 820 cells).
 MAX_COINS = 40
@@ -103,7 +103,8 @@ def mover(table: Table, i: int, j: int) -> Player:
     >>> mover(Table([1, 2, 4, 3]), 0, 2), mover(Table([1, 2, 4, 3]), 1, 2)
     ('second', 'first')
     """
-    return Position(table.coins, i, j).turn
+    taken = i + len(table.coins) - 1 - j  # coins already taken, one a turn
+    return "first" if taken % 2 == 0 else "second"
 
 
 def cell_value(table: Table, i: int, j: int, view: View = "total") -> Value:
@@ -156,13 +157,13 @@ def resolve_highlight(table: Table, highlight: Highlight) -> Marked:
     if isinstance(highlight, str):
         line = parse_moves(highlight)
         taken_indices(n, line)  # a line longer than the row is refused with a clear message
-        position, marked_cells, marked_moves = Position(table.coins, 0, n - 1), set(), set()
+        lo, hi, marked_cells, marked_moves = 0, n - 1, set(), set()
         for move in line:
-            marked_cells.add((position.lo, position.hi))
-            marked_moves.add((position.lo, position.hi, move))
-            position = position.play(move)
-        if not position.is_over:
-            marked_cells.add((position.lo, position.hi))
+            marked_cells.add((lo, hi))
+            marked_moves.add((lo, hi, move))
+            lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
+        if lo <= hi:
+            marked_cells.add((lo, hi))
         return Marked(frozenset(marked_cells), frozenset(marked_moves))
     chosen = frozenset((int(i), int(j)) for i, j in highlight)
     for i, j in chosen:
@@ -297,6 +298,7 @@ def variant_view(table: IntervalTable, view: str) -> View:
     score) or ``total`` (the coins the mover takes; not under Stone Game VII, whose points
     follow the line) (O(1)).
 
+    >>> from coinrow import Table
     >>> variant_view(Table([1, 2], rules="stone-game-vii"), "total")
     Traceback (most recent call last):
     ...
@@ -313,6 +315,7 @@ def variant_cells(table: IntervalTable, view: str = "margin") -> list[VariantCel
     """Every cell of a variant's table, widest subgame first, left to right (O(n^2); the
     moves of each cell O(moves)).
 
+    >>> from coinrow import Table
     >>> variant_cells(Table([1, 2, 3], rules="take:2"))[:2]
     [VariantCell(i=0, j=2, value=4, moves=('R2',), player=None), VariantCell(i=0, j=1, value=3, moves=('L2', 'R2'), player=None)]
     """  # noqa: E501
@@ -344,6 +347,7 @@ def variant_picture(
     renderers draw them (O(n^2)); a bad view, a row over 40 coins or a bad line raises a
     :class:`~coinrow.errors.CoinrowError`.
 
+    >>> from coinrow import Table
     >>> picture = variant_picture(Table([1, 2, 3], rules="take:2"), highlight="best")
     >>> picture.view, len(picture.cells), sorted(picture.marked.cells)
     ('margin', 6, [(0, 0), (0, 2)])
@@ -359,12 +363,11 @@ def variant_marked(table: IntervalTable, highlight: str | None) -> Marked:
     not allow, or a line longer than the row, raises a
     :class:`~coinrow.errors.CoinrowError`.
 
+    >>> from coinrow import Table
     >>> marked = variant_marked(Table([1, 2, 3, 4], rules="take:2"), "R2 L1")
     >>> sorted(marked.cells), sorted(marked.moves)
     ([(0, 1), (0, 3), (1, 1)], [(0, 1, 'L1'), (0, 3, 'R2')])
     """
-    from .engines.variants import advance
-
     if highlight is None:
         return Marked(frozenset(), frozenset())
     moves = table.optimal_line() if highlight == "best" else split_moves(highlight)
@@ -401,6 +404,7 @@ def variant_title(table: IntervalTable) -> str:
     """The picture's title: the coins (or their count), the rules and the first player's
     margin (O(n)).
 
+    >>> from coinrow import Table
     >>> variant_title(Table([1, 2, 3, 4], rules="take:2"))
     "1 2 3 4 under take:2: the first player's margin 4, line R2 L2"
     """
@@ -423,6 +427,7 @@ VARIANT_VIEW_WORDS = {
 def describe_variant(table: IntervalTable, cell: VariantCell) -> str:
     """One sentence about a variant's cell, its tooltip (O(j - i)).
 
+    >>> from coinrow import Table
     >>> table = Table([1, 2, 3], rules="take:2")
     >>> describe_variant(table, variant_cells(table)[0])
     'coins 1..3 (1 2 3): the mover takes 5 at best, margin 4; best move: R2'

@@ -16,71 +16,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from .engines import variants as variant_engines
 from .errors import IllegalMoveError, SubgameError, UnsupportedRulesError
 from .numbers import Row, Value, exact_arithmetic, format_value, row_repr, zero_like
-from .rules import PLAIN, Moves, Rules, coerce_rules, join_moves
+from .play_values import PlayValues
+from .rules import (
+    PLAIN,
+    Moves,
+    Player,
+    Rules,
+    coerce_rules,
+    join_moves,
+    split_by_player,
+    taken_indices,
+)
+from .rules import parse_moves as parse_moves  # re-exported: the plain game's line notation
 from .subgames import SubgameQueries, Subgames
 
-if TYPE_CHECKING:
-    from .play_values import PlayValues
-
 Move = Literal["L", "R"]
-Player = Literal["first", "second"]
 MOVES: tuple[Move, Move] = ("L", "R")
-
-
-def parse_moves(text: str) -> str:
-    """Validate a line of moves; spaces and commas are ignored, case is folded (O(len)).
-
-    >>> parse_moves("l r, L")
-    'LRL'
-    >>> parse_moves("LXR")
-    Traceback (most recent call last):
-    ...
-    coinrow.errors.IllegalMoveError: move 2 is 'X'; moves are L (take the left coin) or R
-    """
-    if not isinstance(text, str):
-        raise IllegalMoveError(f"moves must be text such as 'LRL', not {type(text).__name__}")
-    line = "".join(text.split()).replace(",", "").upper()
-    for index, move in enumerate(line):
-        if move not in MOVES:
-            raise IllegalMoveError(
-                f"move {index + 1} is {move!r}; moves are L (take the left coin) or R"
-            )
-    return line
-
-
-def taken_indices(n: int, line: str) -> list[int]:
-    """Index of the coin each move of ``line`` takes from a row of ``n`` coins (O(len)).
-
-    >>> taken_indices(4, "RLLL")
-    [3, 0, 1, 2]
-    """
-    lo, hi, indices = 0, n - 1, []
-    for move in line:
-        if lo > hi:
-            raise IllegalMoveError(f"the line has {len(line)} moves for a row of {n} coins")
-        if move == "L":
-            indices.append(lo)
-            lo += 1
-        elif move == "R":
-            indices.append(hi)
-            hi -= 1
-        else:
-            raise IllegalMoveError(f"{move!r} is not a move; moves are L or R")
-    return indices
-
-
-def split_by_player(indices: list[int]) -> tuple[list[int], list[int]]:
-    """Split the coins taken in order into the first player's and the second's (O(n)).
-
-    >>> split_by_player([3, 0, 1, 2])
-    ([3, 1], [0, 2])
-    """
-    return indices[0::2], indices[1::2]
 
 
 def _check_positions(rules: Rules) -> None:
@@ -511,8 +467,6 @@ class Position:
         >>> Position.start([1, 2, 3, 4, 5], rules="players:3").play("R").best_totals((5, 0, 0))
         (7, 5, 3)
         """
-        from .play_values import PlayValues
-
         queries = PlayValues(self.coins, self.rules) if values is None else values
         rest = queries.totals_of(self)
         if taken is None:
@@ -538,8 +492,6 @@ class Position:
         >>> Position.start([8, 15, 3, 7]).best_moves()
         ('R',)
         """
-        from .play_values import PlayValues
-
         queries = PlayValues(self.coins, self.rules) if values is None else values
         return queries.moves_of(self)
 

@@ -21,6 +21,7 @@ from .errors import UnsupportedRulesError
 from .numbers import Row, Value, exact_arithmetic, zero_like
 from .rules import Moves, Rules, as_moves, coerce_rules
 from .subgames import Subgames
+from .tables import variant_table
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -85,6 +86,7 @@ class PlayValues:
         self.zero: Value = zero_like(list(self.coins[:1]))
         self._opponent = opponent
         self._seen: tuple[Value, ...] | None = None
+        self._position_class: type[Position] | None = None
         self._memo: dict[
             tuple[int, int, int | None, int, tuple[int, ...] | None],
             tuple[tuple[Value, ...], tuple[str, ...]],
@@ -92,7 +94,7 @@ class PlayValues:
         self._memo = {}
         self._subgames: dict[int | None, Subgames] = {}
         self._table = (
-            engines.variant_table(self.coins, self.rules)
+            variant_table(self.coins, self.rules)
             if self.rules.interval and not self.rules.is_plain
             else None
         )
@@ -106,10 +108,8 @@ class PlayValues:
 
     def _reply_opponent(self) -> engines.Opponent:
         if self._opponent is not None:
-            from .game import Position
-
-            strategy, coins = self._opponent, self.coins
-            return lambda lo, hi: strategy(Position._unchecked(coins, lo, hi))
+            strategy = self._opponent
+            return lambda lo, hi: strategy(self._plain_position(lo, hi))
         name = self.rules.strategy or ""
         if name not in engines.OPPONENTS:
             raise UnsupportedRulesError(
@@ -117,6 +117,12 @@ class PlayValues:
                 f"({', '.join(engines.OPPONENTS)}); pass it as a strategy"
             )
         return engines.OPPONENTS[name](self.coins)
+
+    def _plain_position(self, lo: int, hi: int) -> Position:
+        """The plain position lo..hi of the row, of the queried positions' class (the model's
+        Position: this module sits below it and does not import it) (O(1))."""
+        assert self._position_class is not None  # a query checks its position first
+        return self._position_class._unchecked(self.coins, lo, hi)
 
     def _check(self, position: Position) -> None:
         if position.coins is self._seen and position.rules is self.rules:
@@ -127,6 +133,7 @@ class PlayValues:
                 f"not of this position under {position.rules}"
             )
         self._seen = position.coins
+        self._position_class = type(position)
         self.rules = position.rules  # equal rules: keep the positions' object for the check
 
     def totals_of(self, position: Position) -> tuple[Value, ...]:

@@ -29,7 +29,7 @@ from types import MappingProxyType
 from typing import Any
 
 from .errors import CoinrowError, RecordError
-from .game import Game, parse_moves
+from .game import Game
 from .numbers import (
     Row,
     Value,
@@ -39,7 +39,7 @@ from .numbers import (
     parse_token,
     row_repr,
 )
-from .rules import PLAIN, Rules, coerce_rules
+from .rules import PLAIN, Rules, coerce_rules, parse_moves
 
 
 def _clean_header(key: object, value: object) -> tuple[str, str]:

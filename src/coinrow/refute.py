@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .counterexamples import Counterexample, check_row, strays, worst_line
+from .engines.dispatch import kernels_available
 from .errors import InvalidOptionError, concerning
 from .numbers import Value, coerce_coins, json_fields, parse_coins
 from .rules import PLAIN, Rules, coerce_rules
@@ -300,8 +301,6 @@ class Search:
 
 def _compiled_search(strategy: str, values: tuple[Value, ...], max_length: int) -> bool:
     """True when the search can run on the census kernels (O(1))."""
-    from .engines.dispatch import kernels_available
-
     if not all(type(value) is int for value in values) or not kernels_available():
         return False
     from .census.compiled import compiled

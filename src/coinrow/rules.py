@@ -38,9 +38,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Literal, TypeVar
 
-from .errors import RulesError, UnsupportedRulesError
+from .errors import IllegalMoveError, RulesError, UnsupportedRulesError
 
 #: How a player of ``players:P`` chooses among moves that give them the same total.
 TIE_BREAKS = ("left", "right", "spite")
@@ -581,6 +581,63 @@ def join_moves(moves: Sequence[str]) -> str:
     if moves[0].isdigit() and all(len(move) == 1 and move.isalpha() for move in moves[1:]):
         return f"{moves[0]} {''.join(moves[1:])}".rstrip()
     return " ".join(moves)
+
+
+# --- the plain game's lines as text ----------------------------------------------------------
+
+#: The two seats of a two-player game.
+Player = Literal["first", "second"]
+
+
+def parse_moves(text: str) -> str:
+    """Validate a line of moves; spaces and commas are ignored, case is folded (O(len)).
+
+    >>> parse_moves("l r, L")
+    'LRL'
+    >>> parse_moves("LXR")
+    Traceback (most recent call last):
+    ...
+    coinrow.errors.IllegalMoveError: move 2 is 'X'; moves are L (take the left coin) or R
+    """
+    if not isinstance(text, str):
+        raise IllegalMoveError(f"moves must be text such as 'LRL', not {type(text).__name__}")
+    line = "".join(text.split()).replace(",", "").upper()
+    for index, move in enumerate(line):
+        if move not in ("L", "R"):
+            raise IllegalMoveError(
+                f"move {index + 1} is {move!r}; moves are L (take the left coin) or R"
+            )
+    return line
+
+
+def taken_indices(n: int, line: str) -> list[int]:
+    """Index of the coin each move of ``line`` takes from a row of ``n`` coins (O(len)).
+
+    >>> taken_indices(4, "RLLL")
+    [3, 0, 1, 2]
+    """
+    lo, hi, indices = 0, n - 1, []
+    for move in line:
+        if lo > hi:
+            raise IllegalMoveError(f"the line has {len(line)} moves for a row of {n} coins")
+        if move == "L":
+            indices.append(lo)
+            lo += 1
+        elif move == "R":
+            indices.append(hi)
+            hi -= 1
+        else:
+            raise IllegalMoveError(f"{move!r} is not a move; moves are L or R")
+    return indices
+
+
+def split_by_player(indices: list[int]) -> tuple[list[int], list[int]]:
+    """Split the coins taken in order into the first player's and the second's (O(n)).
+
+    >>> split_by_player([3, 0, 1, 2])
+    ([3, 1], [0, 2])
+    """
+    return indices[0::2], indices[1::2]
 
 
 register(Rules)

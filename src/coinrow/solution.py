@@ -15,7 +15,7 @@ from .engines import reduction
 from .engines import variants as rule_engines
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
 from .errors import UnsupportedRulesError
-from .game import Game, TranscriptRow, split_by_player, taken_indices
+from .game import Game, TranscriptRow
 from .numbers import (
     Row,
     Value,
@@ -27,7 +27,17 @@ from .numbers import (
     json_value,
     zero_like,
 )
-from .rules import PLAIN, Moves, Rules, as_moves, coerce_rules, join_moves, plain_moves
+from .rules import (
+    PLAIN,
+    Moves,
+    Rules,
+    as_moves,
+    coerce_rules,
+    join_moves,
+    plain_moves,
+    split_by_player,
+    taken_indices,
+)
 from .variants import PositionStrategy, run_variant
 
 #: Keys of :meth:`Solution.to_dict` with one entry per coin.

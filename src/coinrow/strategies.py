@@ -24,9 +24,9 @@ import re
 import sys
 from collections.abc import Callable, Iterable, Sequence
 
-from .engines import MAX_SECONDS, check_cost
+from .engines import MAX_SECONDS, check_cost, estimated_solve_seconds
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
-from .engines.variants import OPPONENTS
+from .engines.variants import OPPONENTS, number_factor
 from .errors import (
     InvalidOptionError,
     StrategyFailedError,
@@ -355,8 +355,6 @@ SWEEP_SECONDS = {"python": 1.6e-7, "compiled": 0.22e-9}
 
 def _sweep_seconds(coins: Sequence[Value], cells_by_length: Iterable[tuple[int, int]]) -> float:
     """Seconds of sweeps of ``cells`` subgames over the coins left, by length left."""
-    from .engines.variants import number_factor
-
     factor = number_factor(coins)
     compiled = kernel_row(list(coins), 1) is not None
     threshold = KERNEL_MIN_LENGTH["cooperative"] or 0
@@ -399,8 +397,6 @@ def game_seconds(coins: Sequence[Value], first: str, second: str) -> float:
     >>> game_seconds([1] * 300, "cooperative", "optimal") > game_seconds([1] * 300, "greedy", "optimal")
     True
     """  # noqa: E501
-    from .engines import estimated_solve_seconds
-
     n = len(coins)
     seconds = 0.0
     for seat, name in enumerate((first, second)):
@@ -420,8 +416,6 @@ def game_seconds(coins: Sequence[Value], first: str, second: str) -> float:
 def number_factor_of(coins: Sequence[Value]) -> float:
     """How much more than small ints a step of exact arithmetic on these coins costs (1 for
     int64-safe ints) (O(n))."""
-    from .engines.variants import number_factor
-
     return number_factor(coins)
 
 

@@ -21,28 +21,32 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .diagram import (
     MAX_COINS,
+    VARIANT_VIEW_WORDS,
     Cell,
     Highlight,
     Marked,
     VariantCell,
     View,
     cells,
+    check_length,
     check_view,
     describe,
+    describe_variant,
     picture_table,
     resolve_highlight,
     summary,
     title,
     title_head,
     variant_picture,
+    variant_title,
 )
 from .engines.table import Table
 from .errors import PictureError
-from .numbers import format_value
+from .numbers import exact_arithmetic, format_value, halve
 from .rules import moves_text
 
 if TYPE_CHECKING:
-    from .engines.variants import IntervalTable
+    from .engines.interval import IntervalTable
     from .solution import Solution
 
 #: Colours: the first player's turn, the second player's turn, the highlighted line.
@@ -506,13 +510,11 @@ def variant_triangle(
     Every cell is a ``<g class="cell">`` with ``data-i``, ``data-j``, ``data-value``,
     ``data-moves`` and ``data-player`` (empty when it depends on the line).
 
-    >>> from coinrow.engines.table import Table
+    >>> from coinrow import Table
     >>> svg = variant_triangle(Table([1, 2, 3, 4], rules="take:2"), highlight="best")
     >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="4" data-moves="R2"' in svg
     (10, True)
     """
-    from .diagram import VARIANT_VIEW_WORDS, describe_variant, variant_title
-
     chosen, marked, shown = variant_picture(table, view, highlight)
     n = len(table)
     pitch, width = _row_width((c.value for c in shown), table.coins, n)
@@ -574,9 +576,6 @@ def ring(solution: Solution, size: int | None = None) -> SvgDiagram:
     (4, True)
     """
     import math
-
-    from .diagram import check_length
-    from .numbers import exact_arithmetic, halve
 
     if solution.starts is None:
         raise PictureError(f"rules {solution.rules}: only the pizza (circular) is drawn as a ring")

@@ -17,13 +17,26 @@ from typing import TYPE_CHECKING
 
 from rich.text import Text
 
-from .diagram import Highlight, View, cells, check_view, picture_table, resolve_highlight, title
+from .diagram import (
+    VARIANT_VIEW_WORDS,
+    Highlight,
+    View,
+    cells,
+    check_view,
+    picture_table,
+    resolve_highlight,
+    title,
+    variant_cells,
+    variant_picture,
+    variant_title,
+)
 from .engines.table import Table
+from .errors import PictureError
 from .numbers import format_value
 from .rules import join_moves
 
 if TYPE_CHECKING:
-    from .engines.variants import IntervalTable
+    from .engines.interval import IntervalTable
     from .solution import Solution
 
 PLAYER_STYLES = {"first": "bold blue", "second": "bold green"}
@@ -166,7 +179,7 @@ def variant_triangle(
     it; blue/green by whose turn it is where the rules fix it. ``highlight``: a line of the
     rules' moves or ``"best"``, shown reversed and orange.
 
-    >>> from coinrow.engines.table import Table
+    >>> from coinrow import Table
     >>> print(variant_triangle(Table([1, 2, 3], rules="both-ends")))
     1 2 3 under both-ends: the first player's margin 2, line BL
     cells: the mover's margin in what the rules score; under each, every optimal move
@@ -179,8 +192,6 @@ def variant_triangle(
     ------------
      1   2   3
     """
-    from .diagram import VARIANT_VIEW_WORDS, variant_picture, variant_title
-
     chosen, marked, shown = variant_picture(table, view, highlight)
     n = len(table)
     width = variant_cell_width(table, chosen)
@@ -231,12 +242,10 @@ def variant_cell_width(table: IntervalTable, view: str = "margin") -> int:
     """Characters per cell of a variant's triangle: the longest number, or move, plus one
     (O(n^2)).
 
-    >>> from coinrow.engines.table import Table
+    >>> from coinrow import Table
     >>> variant_cell_width(Table([1, 2, 3], rules="take:2"))
     4
     """
-    from .diagram import variant_cells
-
     shown = variant_cells(table, view)
     texts = [format_value(cell.value) for cell in shown]
     texts += [format_value(coin) for coin in table.coins]
@@ -261,8 +270,6 @@ def ring(solution: Solution) -> Text:
     value    1   2  3   4
     margin  -2   2  0   2
     """
-    from .errors import PictureError
-
     if solution.starts is None:
         raise PictureError(f"rules {solution.rules}: only the pizza (circular) is drawn as a ring")
     best = {int(move) for move in solution.first_moves}

@@ -12,7 +12,7 @@ See ``docs/census.md``.
 
 from __future__ import annotations
 
-from .compiled import COMPILE_SECONDS, VARIANT_COMPILE_SECONDS, kernels_warm, warm_up
+from .compiled import COMPILE_SECONDS, VARIANT_COMPILE_SECONDS
 from .families import (
     Compositions,
     Family,
@@ -23,7 +23,15 @@ from .families import (
     composition,
     family_from_dict,
 )
-from .run import ROWS_LIMIT, Census, CensusResult, StrategySummary, require_extra
+from .run import (
+    ROWS_LIMIT,
+    Census,
+    CensusResult,
+    StrategySummary,
+    kernels_warm,
+    require_extra,
+    warm_up,
+)
 from .shards import Example, Job, ShardResult, StrategyTally, run_shard
 
 __all__ = [

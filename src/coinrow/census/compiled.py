@@ -1,5 +1,5 @@
 """Which strategies the census kernels run compiled, and their codes (pure Python), and
-whether the kernels are compiled yet (:func:`kernels_warm`, which imports Numba).
+how long compiling them takes (:func:`coinrow.census.run.kernels_warm` says whether they are).
 
 The built-in strategies greedy, parity, thibault, thibault3, lookahead[:DEPTH], cooperative
 and optimal[:left|:right] have compiled versions in :mod:`coinrow.census.kernels`, checked
@@ -12,12 +12,8 @@ through Python: :func:`coinrow.counterexamples.strays` and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from ..strategies import DEFAULT_LOOKAHEAD, get
-
-if TYPE_CHECKING:
-    from .families import Family
 
 #: Strategy codes shared with the kernels.
 GREEDY, OPTIMAL_LEFT, OPTIMAL_RIGHT, THIBAULT, THIBAULT3, LOOKAHEAD, COOPERATIVE, PARITY = range(8)
@@ -80,50 +76,3 @@ COMPILE_SECONDS = 12
 #: The same for a census under other rules: one variant kernel, about 5 s cold (measured as
 #: above).
 VARIANT_COMPILE_SECONDS = 5
-
-
-def kernels_warm(family: Family, rules: object = None) -> bool:
-    """Whether the compiled walk that ``family`` runs on is in Numba's cache, so a census of
-    it starts at once instead of compiling for about :data:`COMPILE_SECONDS` (imports NumPy
-    and Numba; O(1) file reads, compiles nothing). Dask workers share the cache folder when
-    they share the installation. With ``rules`` (a census under other rules), the kernel
-    of that census: the pizza's over words or random rows; True when it runs through Python.
-
-    >>> from coinrow.census import Compositions, Census
-    >>> _ = Census(Compositions.of(4)).run(workers=0)
-    >>> kernels_warm(Compositions.of(9))
-    True
-    """
-    from . import kernels
-    from .families import Compositions, RandomRows
-    from .variants import census_rules, compiled_path
-
-    chosen = census_rules(rules)
-    if not chosen.is_plain:  # ``rules``: a census under other rules (docs/census.md)
-        if not compiled_path(family, chosen):
-            return True  # through Python: nothing to compile
-        from . import variant_kernels
-
-        random = isinstance(family, RandomRows)
-        kernel: Any = variant_kernels.interval_census
-        if chosen.circle:
-            kernel = variant_kernels.pizza_rows if random else variant_kernels.pizza_words
-        return kernels.cached(kernel)
-
-    walk: Any = kernels.scan_words
-    if isinstance(family, Compositions):
-        walk = kernels.scan_compositions
-    elif isinstance(family, RandomRows):
-        walk = kernels.scan_rows
-    return kernels.cached(walk)
-
-
-def warm_up() -> None:
-    """Compile (or load) the census walk of every family kind by running a tiny census of
-    each in this process (one walk serves the plain scan and the strategies): about
-    2 x :data:`COMPILE_SECONDS` cold, a second or two warm. ``make demo`` runs it."""
-    from .families import Compositions, RandomRows, Words
-    from .run import Census
-
-    for family in (Words.of("1,2", 3), Compositions.of(3), RandomRows.of(2, 3, "1..3", 0)):
-        Census(family, ["greedy"]).run(workers=0)

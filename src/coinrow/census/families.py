@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from ..engines import duration_text
 from ..errors import InvalidOptionError, concerning
 from ..numbers import ValueSpec, json_fields, parse_token, split_tokens
 
@@ -564,3 +565,21 @@ def family_from_dict(data: dict[str, Any]) -> Family:
     if kind == RandomRows.kind:
         return RandomRows.of(data["count"], data["length"], data["values"], data["seed"])
     raise InvalidOptionError(f"unknown family kind {kind!r}")
+
+
+def work_text(rows: int, rate: float) -> str:
+    """How long ``rows`` rows take at ``rate`` rows/s, for messages; huge counts by
+    logarithms (O(1)).
+
+    >>> work_text(6 * 10**9, 6e7), work_text(2**101, 6e7)
+    ('2 minutes', '1.3 x 10^15 years')
+    """
+    log_seconds = math.log10(max(rows, 1)) - math.log10(rate)
+    seconds = 10**log_seconds if log_seconds < 15 else math.inf
+    if seconds < 3 * 365 * 86400:
+        return duration_text(seconds)
+    log_years = log_seconds - math.log10(365.25 * 86400)
+    if log_years < 6:
+        return f"{10**log_years:,.0f} years"
+    power = math.floor(log_years)
+    return f"{10 ** (log_years - power):.1f} x 10^{power:,} years"

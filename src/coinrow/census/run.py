@@ -8,7 +8,6 @@ import contextlib
 import importlib.util
 import itertools
 import logging
-import math
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -17,15 +16,23 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..engines import duration_text
 from ..errors import InvalidOptionError, MissingExtraError, SchedulerError
 from ..numbers import json_fields
 from ..rules import PLAIN, Moves, Rules, moves_text, plain_moves
 from ..strategies import distinct
-from .families import Family, Shard, approximate, check_shards
+from .families import (
+    Compositions,
+    Family,
+    RandomRows,
+    Shard,
+    Words,
+    approximate,
+    check_shards,
+    work_text,
+)
 from .shards import Example, Job, ShardResult, StrategyTally, default_shard_rows, run_shard
 from .store import Ignored, Store
-from .variants import VariantTally, census_rules, check_cost, rows_per_second
+from .variants import VariantTally, census_rules, check_cost, compiled_path, rows_per_second
 from .variants import default_shard_rows as variant_shard_rows
 
 #: Most rows a census keeps one result for (``rows=True``, ``coinrow census --rows``).
@@ -279,24 +286,6 @@ def combine(
     for result in results:
         totals.add(result)
     return totals.combined()
-
-
-def work_text(rows: int, rate: float) -> str:
-    """How long ``rows`` rows take at ``rate`` rows/s, for messages; huge counts by
-    logarithms (O(1)).
-
-    >>> work_text(6 * 10**9, 6e7), work_text(2**101, 6e7)
-    ('2 minutes', '1.3 x 10^15 years')
-    """
-    log_seconds = math.log10(max(rows, 1)) - math.log10(rate)
-    seconds = 10**log_seconds if log_seconds < 15 else math.inf
-    if seconds < 3 * 365 * 86400:
-        return duration_text(seconds)
-    log_years = log_seconds - math.log10(365.25 * 86400)
-    if log_years < 6:
-        return f"{10**log_years:,.0f} years"
-    power = math.floor(log_years)
-    return f"{10 ** (log_years - power):.1f} x 10^{power:,} years"
 
 
 class Census:
@@ -718,3 +707,45 @@ def dask_client(
             yield client
     finally:
         quiet.setLevel(level)
+
+
+def kernels_warm(family: Family, rules: object = None) -> bool:
+    """Whether the compiled walk that ``family`` runs on is in Numba's cache, so a census of
+    it starts at once instead of compiling for about :data:`COMPILE_SECONDS` (imports NumPy
+    and Numba; O(1) file reads, compiles nothing). Dask workers share the cache folder when
+    they share the installation. With ``rules`` (a census under other rules), the kernel
+    of that census: the pizza's over words or random rows; True when it runs through Python.
+
+    >>> from coinrow.census import Compositions, Census
+    >>> _ = Census(Compositions.of(4)).run(workers=0)
+    >>> kernels_warm(Compositions.of(9))
+    True
+    """
+    from . import kernels
+
+    chosen = census_rules(rules)
+    if not chosen.is_plain:  # ``rules``: a census under other rules (docs/census.md)
+        if not compiled_path(family, chosen):
+            return True  # through Python: nothing to compile
+        from . import variant_kernels
+
+        random = isinstance(family, RandomRows)
+        kernel: Any = variant_kernels.interval_census
+        if chosen.circle:
+            kernel = variant_kernels.pizza_rows if random else variant_kernels.pizza_words
+        return kernels.cached(kernel)
+
+    walk: Any = kernels.scan_words
+    if isinstance(family, Compositions):
+        walk = kernels.scan_compositions
+    elif isinstance(family, RandomRows):
+        walk = kernels.scan_rows
+    return kernels.cached(walk)
+
+
+def warm_up() -> None:
+    """Compile (or load) the census walk of every family kind by running a tiny census of
+    each in this process (one walk serves the plain scan and the strategies): about
+    2 x :data:`COMPILE_SECONDS` cold, a second or two warm. ``make demo`` runs it."""
+    for family in (Words.of("1,2", 3), Compositions.of(3), RandomRows.of(2, 3, "1..3", 0)):
+        Census(family, ["greedy"]).run(workers=0)

@@ -16,9 +16,10 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..counterexamples import Counterexample, check_row, strays, worst_line
+from ..engines import reduction
 from ..errors import InvalidOptionError
 from ..numbers import exact_arithmetic, json_fields
 from ..rules import PLAIN, Rules
@@ -26,9 +27,7 @@ from ..strategies import get
 from ..subgames import Subgames
 from .compiled import COOPERATIVE, LOOKAHEAD, PARITY, CompiledStrategy, compiled
 from .families import Compositions, Family, RandomRows, Shard, Words, WordsUpTo, family_from_dict
-
-if TYPE_CHECKING:
-    from .variants import VariantTally
+from .variants import VariantTally, _compiled_shard, _python_shard, compiled_path
 
 #: Version of the census's files (the manifest and the shard files); part of every job.
 #: 2: a set of first moves is written as its move texts separated by spaces (``L R``, not
@@ -178,6 +177,30 @@ class ShardResult:
     variant: VariantTally | None = None  # the tally under other rules (None: plain game)
 
 
+def run_variant_shard(job: Job, shard: Shard) -> ShardResult:
+    """One shard of a census under other rules (the Dask task): compiled where
+    :func:`compiled_path` says (O(rows * n^2); take:K O(rows * n^2 K), take:any O(rows *
+    n^3)), else :func:`coinrow.solve` per row (its complexity per row)."""
+    started = time.perf_counter()
+    rules = Rules.parse(job.rules)
+    family = job.family
+    if compiled_path(family, rules):
+        histogram, tally = _compiled_shard(family, shard, rules, job.examples)
+    else:
+        histogram, tally = _python_shard(family, shard, rules, job.examples)
+    return ShardResult(
+        key=shard.key,
+        start=shard.start,
+        rows=shard.count,
+        histogram=histogram,
+        right_optimal=0,
+        first_moves={},
+        strategies=[],
+        seconds=time.perf_counter() - started,
+        variant=tally,
+    )
+
+
 def run_shard(job: Job, shard: Shard, *, examples: Sequence[int] | None = None) -> ShardResult:
     """Compute one shard (the Dask task). O(rows) kernel work (see
     :mod:`coinrow.census.kernels`) plus, for strategies played through Python, O(r) strategy
@@ -193,8 +216,6 @@ def run_shard(job: Job, shard: Shard, *, examples: Sequence[int] | None = None) 
             f"a worker runs coinrow {version()}, the census was started with {job.version}"
         )
     if not job.plain:
-        from .variants import run_variant_shard
-
         return run_variant_shard(job, shard)
     strategies = job.compiled_strategies()
     family = job.family
@@ -273,8 +294,6 @@ def _python_tally(family: Family, shard: Shard, name: str, keep: int) -> Strateg
             if len(tally.examples) < keep:
                 line_best = subgames.table.line if subgames.table else None
                 if line_best is None:  # pragma: no cover - census rows are short
-                    from ..engines import reduction
-
                     line_best = reduction.optimal_line(row)
                 index = shard.start + offset
                 example = Counterexample(row, total, best, line, line_best)

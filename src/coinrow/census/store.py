@@ -41,8 +41,9 @@ from typing import IO, Any
 from ..counterexamples import Counterexample
 from ..errors import CensusStoreError, CoinrowError
 from ..numbers import json_fields
-from .families import Shard
+from .families import Shard, family_from_dict
 from .shards import Example, Job, ShardResult, StrategyTally
+from .variants import VariantTally
 
 MANIFEST = "manifest.jsonl"
 FORMAT = "coinrow-census"
@@ -484,8 +485,6 @@ def _with_identity(table: Any, identity: dict[str, Any]) -> Any:
 
 def _check_same_job(directory: Path, recorded: dict[str, Any], wanted: dict[str, Any]) -> None:
     """Refuse, in one line, to resume a census of another family, job or version."""
-    from .families import family_from_dict
-
     if (
         recorded.get("format_version") != wanted["format_version"]
         or recorded.get("coinrow") != wanted["coinrow"]
@@ -644,8 +643,6 @@ def summary_from_table(table: Any) -> ShardResult:
         )
     variant = None
     if row.get("variant") is not None:
-        from .variants import VariantTally
-
         variant = VariantTally.from_json(row["variant"])
         moves = {}
     return ShardResult(

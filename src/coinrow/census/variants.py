@@ -16,19 +16,17 @@ for slices of nonnegative size). See docs/census.md.
 from __future__ import annotations
 
 import json
-import time
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..errors import InvalidOptionError, UnsupportedRulesError
 from ..numbers import exact_arithmetic
 from ..rules import RULES, Moves, Rules, as_moves, coerce_rules, moves_text
-from .families import Family, RandomRows, Shard, Words, WordsUpTo
-
-if TYPE_CHECKING:
-    from .shards import Job, ShardResult
+from ..solution import solve
+from ..strategies import reply_opponent
+from .families import Family, RandomRows, Shard, Words, WordsUpTo, approximate, work_text
 
 #: The pizza's bound: the first player can always get 4/9 of a pizza of nonnegative slices.
 FOUR_NINTHS = Fraction(4, 9)
@@ -105,8 +103,6 @@ def census_rules(rules: object, strategies: tuple[str, ...] = (), rows: bool = F
             f"rules {chosen}: the census keeps every row's result in the plain game only"
         )
     if chosen.known_opponent:
-        from ..strategies import reply_opponent
-
         reply_opponent(chosen, allow_user=True)  # refuses an opponent that is not deterministic
     return chosen
 
@@ -193,9 +189,6 @@ def check_cost(family: Family, rules: Rules, remaining: int) -> float:
     >>> round(check_cost(Words.of("0,1,2", 15), Rules.parse("circular"), 3**15), 1)
     3.4
     """
-    from .families import approximate
-    from .run import work_text
-
     rate = rows_per_second(family, rules)
     seconds = remaining / rate
     if not compiled_path(family, rules) and seconds > MAX_PYTHON_SECONDS:
@@ -383,39 +376,10 @@ def _nonnegative(family: Family) -> bool:
     return True  # compositions: positive parts
 
 
-def run_variant_shard(job: Job, shard: Shard) -> ShardResult:
-    """One shard of a census under other rules (the Dask task): compiled where
-    :func:`compiled_path` says (O(rows * n^2); take:K O(rows * n^2 K), take:any O(rows *
-    n^3)), else :func:`coinrow.solve` per row (its complexity per row)."""
-    from .shards import ShardResult
-
-    started = time.perf_counter()
-    rules = Rules.parse(job.rules)
-    family = job.family
-    if compiled_path(family, rules):
-        histogram, tally = _compiled_shard(family, shard, rules, job.examples)
-    else:
-        histogram, tally = _python_shard(family, shard, rules, job.examples)
-    return ShardResult(
-        key=shard.key,
-        start=shard.start,
-        rows=shard.count,
-        histogram=histogram,
-        right_optimal=0,
-        first_moves={},
-        strategies=[],
-        seconds=time.perf_counter() - started,
-        variant=tally,
-    )
-
-
 def _python_shard(
     family: Family, shard: Shard, rules: Rules, keep: int
 ) -> tuple[dict[int, int], VariantTally]:
     """Each row solved by :func:`coinrow.solve` and counted."""
-    from ..solution import solve
-    from ..strategies import reply_opponent
-
     opponent = reply_opponent(rules, allow_user=True)
     tally = VariantTally(str(rules), compiled=False)
     sense = share_sense(rules)

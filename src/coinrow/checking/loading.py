@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CheckTargetError
+from .profiles import PROFILES
+from .programs import CommandProgram, PythonProgram
 
 #: Names solver functions have on the usual sites (GeeksforGeeks, LeetCode 486/877, EDPC L,
 #: CSES 1097, the tutorials), tried in this order when no function is named.
@@ -188,9 +190,6 @@ def load(target: Target) -> tuple[Callable[[list[Any]], Any], Loaded, str | None
     """In the child: the solver as a one-argument callable, what was found, and its source
     file (O(the file's top-level code))."""
     if target.program:
-        from .profiles import PROFILES
-        from .programs import CommandProgram, PythonProgram
-
         text = PROFILES["cses-1097"].input_text  # every program profile reads n, then the row
         program: Callable[[list[Any]], Any]
         if target.program == "python":

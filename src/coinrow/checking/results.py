@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..errors import InvalidOptionError
+from ..game import Game
 from ..numbers import Value, format_value, json_fields, json_value
 from .growth import Growth
 from .plain import Unsendable
@@ -340,10 +341,20 @@ class CheckResult:
         return html_report(self)
 
 
+def _row_picture(failure: Failure) -> str:
+    """The failing row's triangle with its optimal line, drawn by the game model's Jupyter
+    hook (the library loads pictures only there), or its text and a note over 40 coins
+    (O(n^2)). The line is empty only for the empty row or over 10,000 coins (no picture)."""
+    coins, line = failure.coins, failure.optimal_line
+    svg = Game(coins, line)._repr_svg_() if line or not coins else None
+    if svg is None:
+        note = "No diagram: pictures show at most 40 coins."
+        return f"<pre>{html.escape(row_text(coins))}</pre><p><em>{note}</em></p>"
+    return f'<div class="coinrow-diagram" style="overflow-x: auto">{svg}</div>'
+
+
 def html_report(result: CheckResult, extra: str = "") -> str:
     """The report as an HTML fragment with the failing row's triangle (O(n^2))."""
-    from ..svg import repr_html
-
     e = html.escape
     verdict = result.verdict
     colour = "#1a7f37" if result.passed else "#b3261e"
@@ -372,7 +383,7 @@ def html_report(result: CheckResult, extra: str = "") -> str:
             )
             + "</p>"
         )
-        parts.append(repr_html(row_text(f.coins), f.coins, highlight=f.optimal_line or None))
+        parts.append(_row_picture(f))
     if result.diagnosis:
         parts.append("<ul>" + "".join(f"<li>{e(d.text)}</li>" for d in result.diagnosis))
         parts.append("</ul>")

@@ -36,7 +36,7 @@ from ..benchmark import (
     reduction_vs_textbook,
     table_vs_numpy,
 )
-from . import app, fail, json_option, print_json
+from .common import app, fail, json_option, print_json
 
 #: What --quick sets, for every option not given explicitly.
 QUICK = {

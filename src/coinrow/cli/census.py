@@ -14,7 +14,7 @@ from rich.markup import escape
 from ..numbers import format_value
 from ..rules import plain_moves
 from ..strategies import names
-from . import (
+from .common import (
     alphabet_text,
     app,
     check_output_path,

@@ -24,7 +24,8 @@ from ..checking.grading import (
 from ..checking.profiles import PROFILES
 from ..checking.results import short_line
 from ..numbers import Value, format_value
-from . import app, fail, json_option, print_json
+from ..text import triangle
+from .common import app, fail, json_option, print_json
 
 #: Longest failing row whose triangle is printed.
 TRIANGLE_LIMIT = 24
@@ -178,8 +179,6 @@ def print_result(result: CheckResult, console: Console) -> None:
         if failure.optimal_line:
             console.print(f"  one optimal line: {short_line(failure.optimal_line)}")
         if len(failure.coins) <= TRIANGLE_LIMIT:
-            from ..text import triangle
-
             picture = triangle(list(failure.coins), highlight=failure.optimal_line or None)
             if console.is_terminal:
                 console.print(picture)

@@ -11,11 +11,17 @@ from typing import TYPE_CHECKING, NamedTuple
 import typer
 from rich.console import Console
 
-from ..engines.table import Table, cell_count
-from ..errors import TableTooLargeError
+from ..diagram import check_length, check_view, table_data
+from ..engines.table import cell_count
+from ..errors import CoinrowError, TableTooLargeError
 from ..numbers import Row, Value, exact_arithmetic
 from ..rules import Rules
-from . import (
+from ..svg import html_page, triangle, variant_triangle
+from ..tables import Table
+from ..text import columns, variant_columns
+from ..text import triangle as text_triangle
+from ..text import variant_triangle as text_variant_triangle
+from .common import (
     CoinsArgument,
     FileOption,
     app,
@@ -28,9 +34,9 @@ from . import (
     size_text,
 )
 
-if TYPE_CHECKING:  # coinrow.diagram is imported when the command runs, not at start-up
+if TYPE_CHECKING:
     from ..diagram import View
-    from ..engines.variants import IntervalTable
+    from ..engines.interval import IntervalTable
 
 #: Longest row ``--json`` prints every cell of (500,500 cells).
 JSON_LIMIT = 1000
@@ -100,9 +106,6 @@ def table_command(
         wanted = Picture("margin" if margin else view or "margin", highlight, outputs, size)
         table_rules(read_coins(coins, file), game_rules, as_json, wanted)
         return
-    from ..diagram import check_length, check_view, table_data
-    from ..svg import html_page, triangle
-
     chosen = check_view("margin" if margin else view or "total")
     if size is not None and size <= 0:
         fail(f"--size must be a positive number of pixels, not {size}")
@@ -150,10 +153,6 @@ class Picture(NamedTuple):
 def table_rules(row: Row, rules: Rules, as_json: bool, picture: Picture) -> None:
     """``table --rules``: every subgame of a variant as JSON, the text triangle, or an SVG or
     HTML picture (:func:`coinrow.svg.variant_triangle`)."""
-    from ..diagram import check_length
-    from ..errors import CoinrowError
-    from ..svg import html_page, variant_triangle
-
     if as_json and not picture.files:
         if len(row) > JSON_LIMIT:
             fail(f"--json prints every subgame of at most {JSON_LIMIT} coins")
@@ -196,10 +195,8 @@ def table_rules(row: Row, rules: Rules, as_json: bool, picture: Picture) -> None
 
 def print_variant_triangle(table: IntervalTable, view: str, line: str | None) -> None:
     """Print a variant's text triangle, refusing when a terminal is too narrow for it."""
-    from ..text import variant_columns, variant_triangle
-
     console = _console_for(variant_columns(table, view))
-    console.print(variant_triangle(table, view, line), soft_wrap=True)
+    console.print(text_variant_triangle(table, view, line), soft_wrap=True)
 
 
 def _table(row: Row) -> Table:
@@ -255,9 +252,6 @@ def _int_length(number: int) -> int:
 
 def print_triangle(table: Table, view: View, line: str | None) -> None:
     """Print the text triangle, refusing when a terminal is too narrow for it."""
-    from ..text import columns
-    from ..text import triangle as text_triangle
-
     needed = columns(table, view)
     if needed > MAX_TEXT_COLUMNS:
         fail(

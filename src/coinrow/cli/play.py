@@ -24,7 +24,7 @@ from ..record import Record, RecordsRead, append_record, load_records
 from ..rules import Rules, syntax
 from ..strategies import Strategy, get, play_values
 from ..subgames import Subgames
-from . import (
+from .common import (
     _stdin_bytes,
     app,
     check_output_path,

@@ -8,7 +8,7 @@ import sys
 import typer
 
 from ..puzzles import daily_puzzle, puzzles
-from . import app, fail, json_option, print_json
+from .common import app, fail, json_option, print_json
 
 
 @app.command("puzzles")

@@ -9,7 +9,7 @@ from pathlib import Path
 import typer
 
 from ..errors import MissingExtraError
-from . import app, fail
+from .common import app, fail
 
 
 @app.command("serve")

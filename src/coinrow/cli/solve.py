@@ -14,7 +14,10 @@ from ..errors import CostLimitError, RowTooLongError, TableTooLargeError
 from ..numbers import Row, format_value
 from ..rules import Rules
 from ..solution import Solution, solve
-from . import (
+from ..strategies import reply_opponent
+from ..svg import ring
+from ..text import ring as text_ring
+from .common import (
     MAX_SECONDS,
     CoinsArgument,
     FileOption,
@@ -137,8 +140,6 @@ def solve_rules(
     """``solve --rules``: the solution under the rules as text or JSON (Solution.to_dict),
     refused up front when estimated over a minute (unless ``--no-limit``) or over the
     memory budget."""
-    from ..strategies import reply_opponent
-
     opponent = reply_opponent(rules, allow_user=True)
     try:
         solution = solve(
@@ -153,8 +154,6 @@ def solve_rules(
     except CostLimitError as error:
         fail(f"{error}; --no-limit runs it anyway")
     if svg is not None:
-        from ..svg import ring
-
         try:
             svg.write_text(ring(solution), encoding="utf-8")
         except OSError as error:
@@ -173,8 +172,6 @@ def solve_rules(
     if solution.start is not None:
         console.print(f"Best first slice: {' or '.join(solution.first_moves)} (0-based).")
         if solution.n <= RING_LIMIT:
-            from ..text import ring as text_ring
-
             console.print(text_ring(solution), soft_wrap=True)
     else:
         console.print(f"Best first move: {' or '.join(solution.first_moves) or 'none'}.")

@@ -27,7 +27,7 @@ from ..refute import (
 from ..rules import Rules
 from ..strategies import get, names
 from ..tournament import MAX_COINS, MAX_ROWS, Tournament, TournamentResult
-from . import (
+from .common import (
     alphabet_text,
     app,
     check_output_path,

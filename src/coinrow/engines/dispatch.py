@@ -15,6 +15,7 @@ from typing import Any
 from ..numbers import INT64_SAFE_LIMIT, Row, is_int_array
 
 __all__ = [
+    "ENGINES",
     "INT64_SAFE_LIMIT",
     "KERNEL_MIN_LENGTH",
     "compile_notice",
@@ -22,6 +23,9 @@ __all__ = [
     "kernel_row",
     "kernels_available",
 ]
+
+#: Engine names, default first.
+ENGINES: tuple[str, ...] = ("reduction", "table", "memo", "linear", "brute")
 
 #: Shortest int row each engine sends to its compiled kernel. Below these, importing Numba
 #: and loading the cached kernels (about 0.5 s, once per process) costs more than solving in
@@ -32,6 +36,12 @@ KERNEL_MIN_LENGTH: dict[str, int] = {
     "linear": 1_000,
     "cooperative": 1_000,
 }
+
+#: Shortest pizza whose reductions run compiled (int64-safe int rows).
+PIZZA_KERNEL_MIN_LENGTH = 200
+
+#: Shortest row whose best reply to greedy runs compiled (int64-safe int rows).
+REPLY_KERNEL_MIN_LENGTH = 64
 
 
 def kernels_available() -> bool:

@@ -9,55 +9,25 @@ LR=3): 9 bytes per subgame, so n = 20,000 (2 x 10^8 subgames) takes 1.8 GB.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
-from decimal import Decimal
-from fractions import Fraction
 from itertools import accumulate
 from typing import Any
 
 from ..errors import SubgameError, TableTooLargeError
-from ..numbers import Row, Value, exact_arithmetic, format_value, sum_bits, zero_like
+from ..numbers import Row, Value, exact_arithmetic, format_value, zero_like
 from ..rules import Moves, plain_moves
 from . import MAX_SECONDS, EngineResult, check_cost, moves_from_margins
+from .costs import SLOT_BYTES as SLOT_BYTES  # re-exported: the table's bytes
+from .costs import bytes_per_cell as bytes_per_cell
 from .dispatch import KERNEL_MIN_LENGTH, kernel_row
 
 #: Bytes the full table may use before :class:`Table` refuses the row.
 MEMORY_BUDGET: int = 4 * 2**30
 
-#: Bytes per subgame of the pure-Python table besides the number itself: the list slot and
-#: the lists' spare capacity (measured: 40 bytes a cell in all for small ints).
-SLOT_BYTES: int = 12
-
 #: Bytes per subgame of the compiled table: an int64 value and a uint8 move code.
 KERNEL_BYTES_PER_CELL: int = 9
 
 _MOVE_TEXT = ("", "L", "R", "LR")  # indexed by the kernel's move codes
-
-
-def bytes_per_cell(coins: Sequence[Value], cap: int | None = None) -> int:
-    """Estimated bytes per subgame of the pure-Python table of a validated row, from the
-    largest number any cell can hold (O(n); see :func:`coinrow.numbers.sum_bits`, whose
-    common denominator of Fractions is abandoned past ``cap`` bytes).
-
-    Every cell value is a sum of some of the coins, so it is bounded by the sum of their
-    absolute values; Fractions share the least common denominator of the coins, and an exact
-    Decimal sum needs the digits from the row's largest exponent down to its smallest.
-    Measured: 40 bytes for small ints, 113 for short Decimals, 142 for small Fractions.
-
-    >>> bytes_per_cell([1, 2, 3]), bytes_per_cell([Decimal("0.5")]) > 100
-    (40, True)
-    """
-    if not coins:
-        return SLOT_BYTES
-    first = coins[0]
-    if isinstance(first, Fraction):
-        bits = sum_bits(coins, None if cap is None else 8 * cap)
-        return SLOT_BYTES + sys.getsizeof(first) + 2 * (sys.getsizeof(0) + 4 * (bits // 60 + 1))
-    if isinstance(first, Decimal):
-        digits = sum_bits(coins) * 0.30103
-        return SLOT_BYTES + sys.getsizeof(Decimal(0)) + 8 * (int(digits) // 19 + 1)
-    return SLOT_BYTES + sys.getsizeof(sum(map(abs, coins)))
 
 
 def check_subgame(lo: int, hi: int, n: int) -> None:
@@ -99,33 +69,13 @@ class Table:
     need more than ``memory_budget`` bytes, or whose exact arithmetic is estimated over
     ``max_seconds`` (:func:`coinrow.engines.check_cost`; ``None``: no limit), is refused.
 
+    The engines' table draws nothing; ``coinrow.Table`` (:class:`coinrow.tables.Table`) is
+    this table with its Jupyter picture and the ``rules=`` of every variant.
+
     >>> table = Table([1, 2, 4, 3])
     >>> table.value_of(0, 3), table.margin_of(0, 3), table.moves_of(0, 3), table.moves_of(1, 3)
     (5, 0, ('L', 'R'), ('L', 'R'))
     """
-
-    def __new__(
-        cls,
-        coins: Sequence[object] = (),
-        memory_budget: int | None = None,
-        *,
-        max_seconds: float | None = MAX_SECONDS,
-        rules: object = None,
-    ) -> Table:
-        """``rules`` other than the plain game's give the variant's table instead
-        (:func:`coinrow.engines.variants.variant_table`, the same queries). Every argument
-        has a default so that copy and pickle can make an empty instance."""
-        if rules is not None:
-            from ..rules import coerce_rules
-
-            chosen = coerce_rules(rules)
-            if not chosen.is_plain:
-                from .variants import variant_table
-
-                return variant_table(  # type: ignore[return-value]
-                    coins, chosen, max_seconds=max_seconds, memory_budget=memory_budget
-                )
-        return super().__new__(cls)
 
     def __init__(
         self,
@@ -133,7 +83,6 @@ class Table:
         memory_budget: int | None = None,
         *,
         max_seconds: float | None = MAX_SECONDS,
-        rules: object = None,
     ) -> None:
         row = kernel_row(coins, KERNEL_MIN_LENGTH["table"])
         self.coins: tuple[Value, ...] = Row.of(coins if row is None else row)
@@ -247,18 +196,6 @@ class Table:
         with exact_arithmetic():
             second = self.total_of(0, n - 1) - first
         return f"<Table of {n} coins: first {format_value(first)}, second {format_value(second)}>"
-
-    def _repr_svg_(self) -> str | None:
-        """Jupyter: the triangle diagram (:mod:`coinrow.svg`); None over 40 coins."""
-        from ..svg import repr_svg
-
-        return repr_svg(self)
-
-    def _repr_html_(self) -> str:
-        """Jupyter: the triangle diagram, or the text form and a note over 40 coins."""
-        from ..svg import repr_html
-
-        return repr_html(self, self)
 
 
 def solve(coins: Sequence[Value]) -> EngineResult:

@@ -21,7 +21,7 @@ from typing import Any
 
 from ..errors import CoinrowError
 from ..game import Game, seat_name
-from ..numbers import Value, coerce_coins, json_value
+from ..numbers import Row, Value, json_value
 from ..rules import Rules, coerce_rules
 
 #: The preset messages players may send (no free text): index -> words.
@@ -187,7 +187,7 @@ class Room:
         room = cls(
             game_id=str(first["game"]),
             rules=online_rules(first["rules"]),
-            coins=tuple(coerce_coins(first["coins"])),
+            coins=Row.of(first["coins"]),
             seats=[Seat(strategy=s) for s in first["seats"]],
             clock=Clock(**clock) if clock else None,
             created_at=float(first["at"]),
@@ -522,7 +522,7 @@ def created_event(
     coinrow.online.room.OnlineError: an online game has 2 to 40 coins, not 1
     """
     chosen = online_rules(rules)
-    row = coerce_coins(coins)
+    row = Row.of(coins)
     if not 2 <= len(row) <= MAX_COINS:
         raise OnlineError("coins", f"an online game has 2 to {MAX_COINS} coins, not {len(row)}")
     players = chosen.players

@@ -51,7 +51,7 @@ from ..analysis import analyze
 from ..diagram import check_view, table_data
 from ..engines import check_cost, duration_text
 from ..engines.table import Table
-from ..engines.variants import variant_cost, variant_table
+from ..engines.variants import variant_cost
 from ..errors import (
     CoinrowError,
     CostLimitError,
@@ -82,6 +82,7 @@ from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, Optimal, game_seconds, get, move_seconds, play
 from ..subgames import Subgames
 from ..svg import triangle
+from ..tables import variant_table
 from . import models, online
 from .guard import BodyBudget, Security, allowed_hosts, die_with_parent
 from .workers import Answer, WorkerPool, error_answer
