@@ -1,5 +1,5 @@
 """Issue 24, items 2, 6 and 9: a census claims its output folder atomically and holds it
-while it runs (several started at once: one wins, the others are refused in one line);
+while it runs (six started at once: one wins, the others are refused in one line);
 resume opens shard files only as regular files of the folder, read up to their recorded
 size; a failed write (a full disk) leaves no temporary file. All through real processes."""
 
@@ -44,10 +44,61 @@ def lines_of(folder: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in text.splitlines() if line.endswith("}")]
 
 
-def test_four_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> None:
+#: A census started by the test, released at a signal on its standard input: every import
+#: done before it, so that the censuses reach their claim together, on a slow disk (each file
+#: operation under ``root`` first waits 0 to 10 ms, as on a shared network disk) that widens
+#: any window between looking at the folder and writing into it.
+AT_ONCE = """import builtins, io, os, random, sys, time
+from coinrow.cli import main
+
+root, seed, args = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+print("ready", flush=True)
+sys.stdin.readline()
+rng = random.Random(seed)
+
+
+def slowed(call):
+    def slow(path, *rest, **options):
+        if isinstance(path, str | bytes | os.PathLike) and os.fsdecode(path).startswith(root):
+            time.sleep(rng.uniform(0, 0.01))
+        return call(path, *rest, **options)
+
+    return slow
+
+
+for name in ("stat", "lstat", "mkdir", "open", "link", "replace", "rename", "unlink"):
+    setattr(os, name, slowed(getattr(os, name)))
+builtins.open = io.open = slowed(io.open)
+sys.exit(main(args))
+"""
+
+
+def test_six_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> None:
     folder = tmp_path / "out"
-    processes = [start(*ARGS, "--json", "--out", str(folder)) for _ in range(4)]
-    results = [(process.wait(timeout=120), *process.communicate()) for process in processes]
+    command = [sys.executable, "-c", AT_ONCE, str(tmp_path)]
+    census = ["census", *ARGS, "--json", "--out", str(folder)]
+    processes = [
+        subprocess.Popen(
+            [*command, str(seed), *census],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seed in range(6)
+    ]
+    try:
+        for process in processes:  # every one imported and waiting
+            assert process.stdout is not None and process.stdout.readline() == "ready\n"
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write("go\n")
+            process.stdin.flush()
+        results = [(process.wait(timeout=120), *process.communicate()) for process in processes]
+    finally:
+        for process in processes:
+            process.kill()
+            process.communicate()
     winners = [out for code, out, _ in results if code == 0]
     losers = [err for code, _, err in results if code != 0]
     assert len(winners) == 1, results
@@ -55,8 +106,10 @@ def test_four_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> 
         assert code in (0, 2), err
     for err in losers:
         assert len(err.strip().splitlines()) == 1 and "census" in err, err
-    headers = [line for line in lines_of(folder) if "format" in line]
-    assert len(headers) == 1
+    lines = lines_of(folder)
+    assert len([line for line in lines if "format" in line]) == 1  # one header
+    shards = [line["shard"] for line in lines if "shard" in line]
+    assert len(shards) == len(set(shards)) == json.loads(winners[0])["shards"]["computed"]
     assert not list(folder.glob(".*.tmp"))
     resumed = run_cli("census", *ARGS, "--json", "--resume", str(folder))
     assert resumed.returncode == 0, resumed.stderr
