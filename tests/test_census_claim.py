@@ -44,23 +44,34 @@ def lines_of(folder: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in text.splitlines() if line.endswith("}")]
 
 
-#: A census started by the test, released at a signal on its standard input: every import
-#: done before it, so that the censuses reach their claim together, on a slow disk (each file
-#: operation under ``root`` first waits 0 to 10 ms, as on a shared network disk) that widens
-#: any window between looking at the folder and writing into it.
+#: A census as six reach one new folder together: the first file operation in ``folder``
+#: (a look or a write, whatever it is) waits at a gate until all of them got there; then the
+#: disk is slow while they all hit it (a shared network disk): each of the next four
+#: operations in the folder takes 50 to 100 ms, later ones 0 to 10 ms. That widens any window
+#: between looking at the folder and writing into it past the scheduling delays of a loaded
+#: 2-core machine.
 AT_ONCE = """import builtins, io, os, random, sys, time
-from coinrow.cli import main
 
-root, seed, args = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-print("ready", flush=True)
-sys.stdin.readline()
-rng = random.Random(seed)
+folder, gate, seed, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+rng, waited = random.Random(seed), []
+real_open, real_listdir = io.open, os.listdir
+
+
+def at_the_gate():
+    waited.append(True)
+    real_open(os.path.join(gate, str(seed)), "w").close()
+    deadline = time.monotonic() + 60
+    while len(real_listdir(gate)) < 6 and time.monotonic() < deadline:
+        time.sleep(0.001)
 
 
 def slowed(call):
     def slow(path, *rest, **options):
-        if isinstance(path, str | bytes | os.PathLike) and os.fsdecode(path).startswith(root):
-            time.sleep(rng.uniform(0, 0.01))
+        if isinstance(path, str | bytes | os.PathLike) and os.fsdecode(path).startswith(folder):
+            if not waited:
+                at_the_gate()
+            waited.append(True)
+            time.sleep(rng.uniform(0.05, 0.1) if len(waited) <= 5 else rng.uniform(0, 0.01))
         return call(path, *rest, **options)
 
     return slow
@@ -69,18 +80,19 @@ def slowed(call):
 for name in ("stat", "lstat", "mkdir", "open", "link", "replace", "rename", "unlink"):
     setattr(os, name, slowed(getattr(os, name)))
 builtins.open = io.open = slowed(io.open)
+from coinrow.cli import main
+
 sys.exit(main(args))
 """
 
 
 def test_six_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> None:
-    folder = tmp_path / "out"
-    command = [sys.executable, "-c", AT_ONCE, str(tmp_path)]
+    folder, gate = tmp_path / "out", tmp_path / "gate"
+    gate.mkdir()
     census = ["census", *ARGS, "--json", "--out", str(folder)]
     processes = [
         subprocess.Popen(
-            [*command, str(seed), *census],
-            stdin=subprocess.PIPE,
+            [sys.executable, "-c", AT_ONCE, str(folder), str(gate), str(seed), *census],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -88,17 +100,12 @@ def test_six_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> N
         for seed in range(6)
     ]
     try:
-        for process in processes:  # every one imported and waiting
-            assert process.stdout is not None and process.stdout.readline() == "ready\n"
-        for process in processes:
-            assert process.stdin is not None
-            process.stdin.write("go\n")
-            process.stdin.flush()
         results = [(process.wait(timeout=120), *process.communicate()) for process in processes]
     finally:
         for process in processes:
             process.kill()
             process.communicate()
+    assert len(list(gate.iterdir())) == 6  # all six reached the folder
     winners = [out for code, out, _ in results if code == 0]
     losers = [err for code, _, err in results if code != 0]
     assert len(winners) == 1, results
