@@ -1,5 +1,5 @@
 """Issue 24, items 2, 6 and 9: a census claims its output folder atomically and holds it
-while it runs (several started at once: one wins, the others are refused in one line);
+while it runs (six started at once: one wins, the others are refused in one line);
 resume opens shard files only as regular files of the folder, read up to their recorded
 size; a failed write (a full disk) leaves no temporary file. All through real processes."""
 
@@ -44,10 +44,68 @@ def lines_of(folder: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in text.splitlines() if line.endswith("}")]
 
 
-def test_four_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> None:
-    folder = tmp_path / "out"
-    processes = [start(*ARGS, "--json", "--out", str(folder)) for _ in range(4)]
-    results = [(process.wait(timeout=120), *process.communicate()) for process in processes]
+#: A census as six reach one new folder together: the first file operation in ``folder``
+#: (a look or a write, whatever it is) waits at a gate until all of them got there; then the
+#: disk is slow while they all hit it (a shared network disk): each of the next four
+#: operations in the folder takes 50 to 100 ms, later ones 0 to 10 ms. That widens any window
+#: between looking at the folder and writing into it past the scheduling delays of a loaded
+#: 2-core machine.
+AT_ONCE = """import builtins, io, os, random, sys, time
+
+folder, gate, seed, args = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+rng, waited = random.Random(seed), []
+real_open, real_listdir = io.open, os.listdir
+
+
+def at_the_gate():
+    waited.append(True)
+    real_open(os.path.join(gate, str(seed)), "w").close()
+    deadline = time.monotonic() + 60
+    while len(real_listdir(gate)) < 6 and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
+def slowed(call):
+    def slow(path, *rest, **options):
+        if isinstance(path, str | bytes | os.PathLike) and os.fsdecode(path).startswith(folder):
+            if not waited:
+                at_the_gate()
+            waited.append(True)
+            time.sleep(rng.uniform(0.05, 0.1) if len(waited) <= 5 else rng.uniform(0, 0.01))
+        return call(path, *rest, **options)
+
+    return slow
+
+
+for name in ("stat", "lstat", "mkdir", "open", "link", "replace", "rename", "unlink"):
+    setattr(os, name, slowed(getattr(os, name)))
+builtins.open = io.open = slowed(io.open)
+from coinrow.cli import main
+
+sys.exit(main(args))
+"""
+
+
+def test_six_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> None:
+    folder, gate = tmp_path / "out", tmp_path / "gate"
+    gate.mkdir()
+    census = ["census", *ARGS, "--json", "--out", str(folder)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", AT_ONCE, str(folder), str(gate), str(seed), *census],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seed in range(6)
+    ]
+    try:
+        results = [(process.wait(timeout=120), *process.communicate()) for process in processes]
+    finally:
+        for process in processes:
+            process.kill()
+            process.communicate()
+    assert len(list(gate.iterdir())) == 6  # all six reached the folder
     winners = [out for code, out, _ in results if code == 0]
     losers = [err for code, _, err in results if code != 0]
     assert len(winners) == 1, results
@@ -55,8 +113,10 @@ def test_four_censuses_started_at_once_claim_one_folder_once(tmp_path: Path) -> 
         assert code in (0, 2), err
     for err in losers:
         assert len(err.strip().splitlines()) == 1 and "census" in err, err
-    headers = [line for line in lines_of(folder) if "format" in line]
-    assert len(headers) == 1
+    lines = lines_of(folder)
+    assert len([line for line in lines if "format" in line]) == 1  # one header
+    shards = [line["shard"] for line in lines if "shard" in line]
+    assert len(shards) == len(set(shards)) == json.loads(winners[0])["shards"]["computed"]
     assert not list(folder.glob(".*.tmp"))
     resumed = run_cli("census", *ARGS, "--json", "--resume", str(folder))
     assert resumed.returncode == 0, resumed.stderr

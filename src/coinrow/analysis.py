@@ -16,7 +16,7 @@ from types import MappingProxyType
 from typing import Any, Literal, cast
 
 from .engines import MAX_SECONDS, check_cost
-from .engines.variants import check_variant_seconds, position_solves_cost
+from .engines.variants import check_variant_seconds, declared_cost, position_solves_cost
 from .errors import IllegalMoveError
 from .game import Game, Position, seat_name
 from .numbers import Row, Value, exact_arithmetic, format_value, json_fields
@@ -343,18 +343,31 @@ def _summary(
 
 
 def analysis_seconds(
-    coins: Sequence[Value], steps: int, rules: Rules, *, limit: float | None = None
+    coins: Sequence[Value],
+    steps: int,
+    rules: Rules,
+    *,
+    limit: float | None = None,
+    opponent: object | None = None,
 ) -> float:
     """Estimated seconds of :func:`analyze` of ``steps`` moves on a validated row under
     ``reply`` or ``players`` (one solve of the coins left per position:
-    :func:`coinrow.engines.variants.position_solves_cost`); 0 under other rules, whose
-    positions come from one table (O(steps + n)).
+    :func:`coinrow.engines.variants.position_solves_cost`, with the moves of ``reply``'s
+    ``opponent`` object at the price it declares); 0 under other rules, whose positions come
+    from one table (O(steps + n)).
 
     >>> analysis_seconds([1] * 1000, 1000, Rules.parse("players:2")) > 10
     True
     """
     lengths = range(len(coins) - steps, len(coins) + 1)  # coins left at each position
-    return position_solves_cost(coins, rules, lengths, limit=limit)
+    return position_solves_cost(
+        coins,
+        rules,
+        lengths,
+        limit=limit,
+        opponent=opponent is not None,
+        opponent_cost=declared_cost(opponent, coins) if opponent is not None else None,
+    )
 
 
 def _analyze_under(
@@ -370,7 +383,8 @@ def _analyze_under(
     n, steps = len(row), len(game.moves)
     if rules.per_position:  # each position solves the coins left
         what = f"analysing {steps:,} moves on {n:,} coins under {rules}"
-        seconds = analysis_seconds(row, steps, rules, limit=max_seconds)
+        opponent = values.opponent if values is not None else None
+        seconds = analysis_seconds(row, steps, rules, limit=max_seconds, opponent=opponent)
         check_variant_seconds(seconds, max_seconds, what)
     queries = PlayValues(row, rules) if values is None else values
     typical = typical_coin(row)

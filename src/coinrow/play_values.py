@@ -106,6 +106,11 @@ class PlayValues:
                 check_opponent(opponent, self.rules)
             self._reply = self._reply_opponent()
 
+    @property
+    def opponent(self) -> Opponent | None:
+        """The second player of ``reply:S`` as given (None: the engines' own) (O(1))."""
+        return self._opponent
+
     def _reply_opponent(self) -> engines.Opponent:
         if self._opponent is not None:
             strategy = self._opponent

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable, Sequence
 
 from .engines import MAX_SECONDS, check_cost, estimated_solve_seconds
 from .engines.dispatch import KERNEL_MIN_LENGTH, kernel_row
-from .engines.variants import OPPONENTS, number_factor
+from .engines.variants import OPPONENT_MOVE_SECONDS, OPPONENTS, MoveCost, number_factor
 from .errors import (
     InvalidOptionError,
     StrategyFailedError,
@@ -39,7 +39,7 @@ from .game import MOVES, Game, Move, Position
 from .numbers import Value, exact_arithmetic, exact_row, is_int_array, zero_like
 from .play_values import PlayValues, check_opponent
 from .rules import PLAIN, Rules, coerce_rules
-from .subgames import Subgames
+from .subgames import Subgames, uses_table
 
 Strategy = Callable[[Position], str]
 
@@ -147,6 +147,10 @@ class Optimal:
     def deterministic(self) -> bool:
         """True unless ties are broken at random (:func:`is_deterministic`)."""
         return self.ties != "random"
+
+    def move_cost(self, coins: Sequence[Value]) -> MoveCost:
+        """What its moves cost in a game on this row (:func:`move_cost`)."""
+        return move_cost("optimal", coins)
 
     def attach(self, subgames: Subgames) -> None:
         """Use ``subgames`` (the caller's, already built) for positions of its row (O(1))."""
@@ -295,6 +299,7 @@ def lookahead(depth: int) -> Strategy:
 
     strategy.__name__ = strategy.__qualname__ = f"lookahead({depth})"
     vars(strategy)["deterministic"] = True
+    vars(strategy)["move_cost"] = functools.partial(move_cost, f"lookahead:{depth}")
     return strategy
 
 
@@ -313,6 +318,10 @@ class RandomStrategy:
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = _random.Random(seed)
+
+    def move_cost(self, coins: Sequence[Value]) -> MoveCost:
+        """What its moves cost in a game on this row (:func:`move_cost`)."""
+        return move_cost("random", coins)
 
     def __call__(self, position: Position) -> str:
         if position.rules is not PLAIN:
@@ -339,6 +348,10 @@ class Erring:
         #: Only a slip that never or always happens is a function of the position.
         self.deterministic = chance in (0.0, 1.0)
 
+    def move_cost(self, coins: Sequence[Value]) -> MoveCost:
+        """What its moves cost in a game on this row (:func:`move_cost`)."""
+        return move_cost("erring", coins)
+
     def __call__(self, position: Position) -> str:
         _plain_only(position, self.__name__)
         best = self.optimal(position)
@@ -347,76 +360,110 @@ class Erring:
         return best
 
 
-#: Measured seconds per subgame of one cooperative sweep (and of one layer cell of
-#: ``lookahead``) on small ints, 2-core machine: through Python, and in the compiled kernel
-#: (int64-safe int rows of :data:`~coinrow.engines.dispatch.KERNEL_MIN_LENGTH` coins or more).
+#: Measured seconds per subgame of one cooperative sweep on small ints, 2-core machine:
+#: through Python, and in the compiled kernel (int64-safe int rows of
+#: :data:`~coinrow.engines.dispatch.KERNEL_MIN_LENGTH` coins or more).
 SWEEP_SECONDS = {"python": 1.6e-7, "compiled": 0.22e-9}
 
+#: Measured seconds of the parts of a strategy's move on small ints (CPU time, 2-core
+#: machine): ``move``, a move decided in O(1), its position built (greedy, random);
+#: ``table-move``, optimal's or erring's move read from the row's table; ``rule``, an exact
+#: comparison of sums (parity's groups, thibault's rules 2 and 3); ``coin``, a coin summed
+#: (parity's groups of the row, thibault's of the coins left); ``lookahead``, its fixed work,
+#: and ``lookahead-cell``, a subgame of its layers; ``cooperative``, the fixed work of its two
+#: sweeps (each subgame at :data:`SWEEP_SECONDS`); ``play``, what :func:`play` adds a move.
+MOVE_SECONDS = {
+    "move": OPPONENT_MOVE_SECONDS,
+    "table-move": 1.9e-6,
+    "rule": 1.2e-6,
+    "coin": 4e-9,
+    "lookahead": 4e-6,
+    "lookahead-cell": 0.2e-6,
+    "cooperative": 24e-6,
+    "play": 1.0e-6,
+}
 
-def _sweep_seconds(coins: Sequence[Value], cells_by_length: Iterable[tuple[int, int]]) -> float:
-    """Seconds of sweeps of ``cells`` subgames over the coins left, by length left."""
-    factor = number_factor(coins)
-    compiled = kernel_row(list(coins), 1) is not None
-    threshold = KERNEL_MIN_LENGTH["cooperative"] or 0
-    seconds = 0.0
-    for length, cells in cells_by_length:
-        if compiled and length >= threshold:
-            seconds += cells * SWEEP_SECONDS["compiled"]
-        else:
-            seconds += cells * SWEEP_SECONDS["python"] * factor
-    return seconds
+
+def move_cost(name: str, coins: Sequence[Value], *, limit: float | None = None) -> MoveCost:
+    """What the moves of the built-in strategy ``name`` cost in a game on the validated row
+    ``coins`` (O(n) to build: the numbers' size; O(1) a move), a
+    :class:`~coinrow.engines.variants.MoveCost`: with m coins left ``cooperative`` sweeps
+    them twice (O(m^2); compiled from 1,000 int64-safe ints), ``lookahead:D`` fills about
+    min(D, m)^2 / 2 subgames, ``parity`` sums the row (O(n), with an even number of coins left
+    of an even row), ``thibault`` and ``thibault3`` the coins left (O(m), with an even number
+    left); ``optimal`` and ``erring`` build the row's table once (O(n^2)) and then move in O(1),
+    or by peak reductions of the coins left (O(m)) on rows too long for a table; ``greedy``
+    and ``random`` move in O(1). Every built-in carries it as its ``move_cost(coins)``, which
+    ``reply`` asks of its opponent.
+
+    >>> cost = move_cost("cooperative", [1] * 500)
+    >>> cost.move(500) > 100 * cost.move(20) > 0, cost.once
+    (True, 0.0)
+    """
+    n = len(coins)
+    base, _, parameter = name.strip().partition(":")
+    factor = number_factor(coins, limit)
+    call, per_coin = MOVE_SECONDS["move"], MOVE_SECONDS["coin"] * factor
+    if base == "cooperative":
+        threshold = KERNEL_MIN_LENGTH["cooperative"] or 0  # short rows: no NumPy looked at
+        compiled = n > threshold and kernel_row(list(coins), threshold) is not None
+
+        def sweeps(m: int) -> float:  # two sweeps of m - 1 coins: m (m - 1) subgames
+            rate = SWEEP_SECONDS["compiled" if compiled and m - 1 >= threshold else "python"]
+            return MOVE_SECONDS["cooperative"] + m * (m - 1) * rate * (1 if compiled else factor)
+
+        return MoveCost(0.0, sweeps)
+    if base == "lookahead":
+        depth = int(parameter) if parameter.isdigit() else DEFAULT_LOOKAHEAD
+        cell = MOVE_SECONDS["lookahead-cell"] * factor
+
+        def layers(m: int) -> float:
+            horizon = min(depth, m)
+            return MOVE_SECONDS["lookahead"] + horizon * (horizon + 1) // 2 * cell
+
+        return MoveCost(0.0, layers)
+    rule = MOVE_SECONDS["rule"]
+    if base == "parity":
+        groups = rule + n * per_coin  # with an even number of coins left of an even row
+        return MoveCost(0.0, lambda m: call + (groups if n % 2 == m % 2 == 0 else 0.0))
+    if base in ("thibault", "thibault3"):
+        local_loss = rule if base == "thibault3" else 0.0
+        return MoveCost(0.0, lambda m: call + local_loss + (rule + m * per_coin) * (m % 2 == 0))
+    if base in ("optimal", "erring") and n:
+        read = MOVE_SECONDS["table-move"]
+        if uses_table(coins):
+            return MoveCost(estimated_solve_seconds(coins, "table", limit=limit), lambda m: read)
+        reduction = estimated_solve_seconds(coins, "reduction", limit=limit) / n
+        return MoveCost(0.0, lambda m: read + m * reduction)
+    return MoveCost(0.0, lambda m: call)
 
 
 def move_seconds(name: str, coins: Sequence[Value]) -> float:
     """Estimated seconds of one move of the built-in strategy ``name`` on a validated row of
-    the coins left (O(1); O(n) for a non-int row's number size): ``cooperative`` sweeps the
-    coins left twice (O(m^2)), ``lookahead:D`` fills min(D, m)^2 / 2 cells; the others
-    move in O(m) or less (0 here; ``optimal``'s table is the game's, see
+    the coins left (O(n): see :func:`move_cost`; ``optimal``'s table is the game's, see
     :func:`game_seconds`). The web asks this before a move.
 
-    >>> move_seconds("cooperative", [1] * 500) > move_seconds("greedy", [1] * 500) == 0
+    >>> move_seconds("cooperative", [1] * 500) > 1000 * move_seconds("greedy", [1] * 500) > 0
     True
     """
-    m = len(coins)
-    base, _, parameter = name.strip().partition(":")
-    if base == "cooperative":
-        return _sweep_seconds(coins, [(m - 1, m * (m - 1))])
-    if base == "lookahead":
-        depth = int(parameter) if parameter.isdigit() else DEFAULT_LOOKAHEAD
-        horizon = min(depth, m)
-        return horizon * horizon / 2 * SWEEP_SECONDS["python"] * number_factor_of(coins)
-    return 0.0
+    return move_cost(name, coins).move(len(coins))
 
 
 def game_seconds(coins: Sequence[Value], first: str, second: str) -> float:
     """Estimated seconds of :func:`play` between the built-ins ``first`` and ``second`` on
-    a validated row (O(n)): each seat's moves by :func:`move_seconds` at the lengths it
-    moves at, plus one table of the row for ``optimal`` and ``erring`` (O(n^2) to fill).
+    a validated row (O(n)): each seat's moves by :func:`move_cost` at the lengths it moves
+    at, once its table for ``optimal`` and ``erring``, and what :func:`play` adds a move.
     The web asks this before a duel.
 
     >>> game_seconds([1] * 300, "cooperative", "optimal") > game_seconds([1] * 300, "greedy", "optimal")
     True
     """  # noqa: E501
     n = len(coins)
-    seconds = 0.0
+    seconds = n * MOVE_SECONDS["play"]
     for seat, name in enumerate((first, second)):
-        base, _, parameter = name.strip().partition(":")
-        lengths = range(n - seat, 0, -2)  # coins left at this seat's moves
-        if base == "cooperative":
-            seconds += _sweep_seconds(coins, [(m - 1, m * (m - 1)) for m in lengths])
-        elif base == "lookahead":
-            depth = int(parameter) if parameter.isdigit() else DEFAULT_LOOKAHEAD
-            cells = sum(min(depth, m) ** 2 // 2 for m in lengths)
-            seconds += cells * SWEEP_SECONDS["python"] * number_factor_of(coins)
-        elif base in ("optimal", "erring") and n:
-            seconds += estimated_solve_seconds(coins, "table")
+        cost = move_cost(name, coins)
+        seconds += cost.once + sum(cost.move(m) for m in range(n - seat, 0, -2))
     return seconds
-
-
-def number_factor_of(coins: Sequence[Value]) -> float:
-    """How much more than small ints a step of exact arithmetic on these coins costs (1 for
-    int64-safe ints) (O(n))."""
-    return number_factor(coins)
 
 
 def _cooperative_sweep(coins: Sequence[Value]) -> Value:
@@ -612,6 +659,7 @@ def parity_total(coins: Sequence[Value]) -> Value:
 
 for _function in (greedy, parity, cooperative, thibault, thibault3):
     vars(_function)["deterministic"] = True  # a function of the position (is_deterministic)
+    vars(_function)["move_cost"] = functools.partial(move_cost, _function.__name__)
 
 #: Built-in strategies by name: the parameter syntax and a one-line description.
 BUILTINS: dict[str, tuple[str, str]] = {

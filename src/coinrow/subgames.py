@@ -84,12 +84,7 @@ class Subgames:
             self._prefix: list[Value] = [self.zero, *accumulate(self.coins)]
 
     def _wants_table(self, table_limit: int | None) -> bool:
-        """A table for short rows, and for int rows the compiled kernel fills quickly."""
-        n = len(self.coins)
-        if table_limit is not None or n <= TABLE_LIMIT:
-            return n <= (TABLE_LIMIT if table_limit is None else table_limit)
-        compiled = kernel_row(self.coins, KERNEL_MIN_LENGTH["table"]) is not None
-        return compiled and n <= KERNEL_TABLE_LIMIT
+        return uses_table(self.coins, table_limit)
 
     def __len__(self) -> int:
         return len(self.coins)
@@ -150,3 +145,19 @@ class Subgames:
             coin, rest = self.coins[hi], (lo, hi - 1)
         with exact_arithmetic():
             return coin + self.total_of(*rest) - self.value_of(*rest)
+
+
+def uses_table(coins: Sequence[Value], table_limit: int | None = None) -> bool:
+    """Whether :class:`Subgames` of this validated row builds a table (O(1); O(n) for an int
+    row beyond :data:`TABLE_LIMIT`): rows of up to ``table_limit`` coins (default
+    :data:`TABLE_LIMIT`), and int rows of up to :data:`KERNEL_TABLE_LIMIT` the compiled kernel
+    fills; longer rows answer each query by reductions.
+
+    >>> uses_table([1] * 512), uses_table([1.5] * 513)
+    (True, False)
+    """
+    n = len(coins)
+    if table_limit is not None or n <= TABLE_LIMIT:
+        return n <= (TABLE_LIMIT if table_limit is None else table_limit)
+    compiled = kernel_row(coins, KERNEL_MIN_LENGTH["table"]) is not None
+    return compiled and n <= KERNEL_TABLE_LIMIT

@@ -52,7 +52,8 @@ def run_variant(
     Complexity: O(n) for ``misere`` and ``stone-game-vii`` (the reduction on negated values);
     O(n^2) for ``circular`` (one O(n) reduction per first slice, O(n) memory), ``both-ends``,
     ``take:K`` and ``take:any`` (window maxima), ``reply`` (one opponent call per state it
-    moves in); O(n^2 p) for ``players:p``. ``engine_name`` ``"reduction"`` (the default)
+    moves in, each call as costly as the opponent's move: O(n^4) for ``reply:cooperative``);
+    O(n^2 p) for ``players:p``. ``engine_name`` ``"reduction"`` (the default)
     takes the fast path where there is one; any other engine of :data:`coinrow.ENGINES`
     runs the general DP. ``opponent`` is the second player of ``reply`` as a strategy of a
     :class:`~coinrow.game.Position` (``coinrow.strategies.get(name)``); without it only the
@@ -85,7 +86,12 @@ def run_variant(
         check_opponent(opponent, chosen)
     fast = engine_name == "reduction" and chosen.fast_path
     seconds, needed = kernels.variant_cost(
-        row, chosen, fast=fast, opponent=opponent is not None, limit=max_seconds
+        row,
+        chosen,
+        fast=fast,
+        opponent=opponent is not None,
+        opponent_cost=kernels.declared_cost(opponent, row) if opponent is not None else None,
+        limit=max_seconds,
     )
     what = f"solving {len(row):,} coins under {chosen}"
     kernels.check_variant_bytes(

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from decimal import Decimal
 from fractions import Fraction
+from typing import NamedTuple
 
 from ..errors import CostLimitError, InvalidOptionError, RowTooLongError, UnknownEngineError
 from ..numbers import Value, sum_bits
@@ -27,6 +28,53 @@ from .dispatch import (
     kernel_row,
 )
 from .interval import TAKE_MOVES_MAX_K
+
+
+class MoveCost(NamedTuple):
+    """What a strategy's moves cost in a game on one row: ``once`` seconds before its first
+    move (``optimal``'s table of the row) and ``move(m)`` seconds of one move with ``m``
+    coins left. A strategy declares it with a ``move_cost(coins)`` attribute
+    (``coinrow.strategies.move_cost`` prices the built-ins); :func:`variant_cost` and
+    :func:`position_solves_cost` add it for the calls of ``reply`` to its opponent."""
+
+    once: float
+    move: Callable[[int], float]
+
+
+#: Seconds of one call of a ``reply`` opponent object, its position built, for a strategy
+#: that decides in O(1) (greedy, measured 0.6 us on small ints, 2-core machine): the price of
+#: each move of a strategy that declares no ``move_cost`` (a user's), whose own work is not
+#: known.
+OPPONENT_MOVE_SECONDS = 0.6e-6
+
+
+def declared_cost(strategy: object, coins: Sequence[Value]) -> MoveCost | None:
+    """The :class:`MoveCost` a strategy declares for this row (its ``move_cost(coins)``
+    attribute), or None when it declares none (O(what it declares; O(n) for the built-ins)).
+
+    >>> declared_cost(print, [1, 2]) is None
+    True
+    """
+    declare = getattr(strategy, "move_cost", None)
+    cost = declare(coins) if callable(declare) else None
+    return cost if isinstance(cost, MoveCost) else None
+
+
+def reply_calls_seconds(n: int, cost: MoveCost | None) -> float:
+    """Estimated seconds of the opponent's moves in a ``reply`` solve of ``n`` coins: one
+    move in each subgame of m coins with n - m odd (n - m + 1 of them), priced by ``cost``
+    (None: :data:`OPPONENT_MOVE_SECONDS` a move) (O(n)).
+
+    >>> reply_calls_seconds(4, MoveCost(1.0, lambda m: m))  # once, 2 subgames of 3, 4 of 1
+    11.0
+    """
+    once, move = cost if cost is not None else (0.0, _undeclared_move)
+    return once + sum((n - m + 1) * move(m) for m in range(n - 1, 0, -2))
+
+
+def _undeclared_move(m: int) -> float:
+    return OPPONENT_MOVE_SECONDS
+
 
 # --- the plain game's engines ----------------------------------------------------------------
 
@@ -290,7 +338,8 @@ def bytes_per_cell(coins: Sequence[Value], cap: int | None = None) -> int:
 #: interval DP (``three-moves``: with both ends; ``take-moves``: per subgame and coin of K,
 #: K <= 3; ``window-maxima``: take:K's, slower per subgame as n grows and its deques leave
 #: the caches), the best reply (Python, with a strategy object, compiled), N players
-#: (``seats``: per subgame and player), the pizza's reductions (per pair of slices: Python,
+#: (``seats``: per subgame and player; ``reply-object``: the DP alone, its opponent's moves
+#: priced by :func:`reply_calls_seconds`), the pizza's reductions (per pair of slices: Python,
 #: compiled) and its doubled-row DP. Other numbers scale these by the plain table's cost for them
 #: (:func:`coinrow.engines.subgame_seconds`).
 VARIANT_SUBGAME_SECONDS: dict[str, float] = {
@@ -300,7 +349,7 @@ VARIANT_SUBGAME_SECONDS: dict[str, float] = {
     "take-moves": 0.2e-6,
     "take-any": 0.35e-6,
     "reply-python": 0.8e-6,
-    "reply-object": 2.4e-6,
+    "reply-object": 0.15e-6,
     "reply-compiled": 0.3e-8,
     "seats": 0.21e-6,
     "pizza": 0.8e-6,
@@ -355,6 +404,7 @@ def variant_cost(
     *,
     fast: bool = True,
     opponent: bool = False,
+    opponent_cost: MoveCost | None = None,
     table: bool = False,
     limit: float | None = None,
 ) -> tuple[float, int]:
@@ -367,8 +417,10 @@ def variant_cost(
     move codes (a table also keeps a number per subgame, and ``take:K`` at most K candidates
     per row and column in its deques). ``misere`` and ``stone-game-vii`` on their fast path
     cost the plain game's O(n) reduction. ``fast`` is the engine choice (``False``: the
-    general DP), ``opponent`` whether ``reply`` calls a strategy object. An estimate for a
-    rough answer: load and the numbers change it by a factor of two or so.
+    general DP), ``opponent`` whether ``reply`` calls a strategy object, whose moves
+    ``opponent_cost`` prices (:func:`reply_calls_seconds`: a ``cooperative`` move is O(m^2),
+    so its ``reply`` is O(n^4)). An estimate for a rough answer: load and the numbers change
+    it by a factor of two or so.
 
     >>> seconds, needed = variant_cost([1] * 10_000, Rules.parse("take:any"))
     >>> round(seconds), needed // 10**6
@@ -392,6 +444,8 @@ def variant_cost(
     seconds = items * VARIANT_SUBGAME_SECONDS[key] * _number_factor(coins, items, limit, key)
     if not key.endswith("-compiled"):
         seconds *= 1 + n / CACHE_COINS  # Python objects leave the caches as n grows
+    if key == "reply-object":
+        seconds += reply_calls_seconds(n, opponent_cost)
     if table:
         return seconds, cells * (bytes_per_cell(coins, None) + TABLE_CODE_BYTES)
     if rules.circle:
@@ -431,22 +485,51 @@ POSITION_SOLVE_SECONDS = {"reply-dp": 1.0e-7, "players-dp": 2.1e-7}
 
 
 def position_solves_cost(
-    coins: Sequence[Value], rules: Rules, lengths: Iterable[int], *, limit: float | None = None
+    coins: Sequence[Value],
+    rules: Rules,
+    lengths: Iterable[int],
+    *,
+    limit: float | None = None,
+    opponent: bool = False,
+    opponent_cost: MoveCost | None = None,
 ) -> float:
     """Estimated seconds of solving the coins left at positions of these ``lengths`` (coins
     left) under ``reply`` or ``players`` (0 for other rules, whose positions are read from
-    one table) (O(positions + n)).
+    one table) (O(positions + n)). ``opponent`` and ``opponent_cost`` as for
+    :func:`variant_cost`: each solve of L coins calls an opponent object in about half its
+    subgames.
 
     >>> round(position_solves_cost([1] * 1000, Rules.parse("players:2"), range(1001)))
     74
     """
     if not rules.per_position or rules.engine not in POSITION_SOLVE_SECONDS:
         return 0.0
-    cells = sum(m * (m + 1) // 2 for m in lengths)
+    counted = list(lengths)
+    cells = sum(m * (m + 1) // 2 for m in counted)
     per_cell = POSITION_SOLVE_SECONDS[rules.engine] * (
         rules.players if rules.engine == "players-dp" else 1
     )
-    return cells * per_cell * number_factor(coins, limit) * (1 + len(coins) / CACHE_COINS)
+    seconds = cells * per_cell * number_factor(coins, limit) * (1 + len(coins) / CACHE_COINS)
+    if opponent and rules.engine == "reply-dp":
+        seconds += _positions_calls_seconds(counted, opponent_cost)
+    return seconds
+
+
+def _positions_calls_seconds(lengths: list[int], cost: MoveCost | None) -> float:
+    """The opponent's moves in one :func:`reply_solve` per length: in a solve of L coins,
+    (L - m + 1) / 2 moves with m coins left (both parities averaged), for each m < L
+    (O(positions + n) by suffix sums over L)."""
+    once, move = cost if cost is not None else (0.0, _undeclared_move)
+    longest = max(lengths, default=0)
+    count = [0] * (longest + 2)
+    for length in lengths:
+        count[length] += 1
+    seconds, solves, coins_in_solves = once, 0, 0  # over the lengths L > m
+    for m in range(longest - 1, 0, -1):
+        solves += count[m + 1]
+        coins_in_solves += count[m + 1] * (m + 1)
+        seconds += (coins_in_solves - (m - 1) * solves) / 2 * move(m)
+    return seconds
 
 
 def check_variant_seconds(seconds: float, max_seconds: float | None, what: str) -> None:

@@ -123,10 +123,12 @@ def kernel_row(items: object, min_length: int | None, checked: bool = True) -> A
     elif isinstance(items, Row) or (
         isinstance(items, list | tuple) and set(map(type, items)) <= {int}
     ):
+        if checked and not int64_safe(items):  # in Python: no Numba loaded just to look
+            return None
         import numpy as np
 
         try:
-            row = np.array(items, dtype=np.int64)
+            return np.array(items, dtype=np.int64)
         except OverflowError:
             return None
     else:

@@ -47,11 +47,11 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .. import __version__
-from ..analysis import analyze
+from ..analysis import analysis_seconds, analyze
 from ..diagram import check_view, table_data
 from ..engines import check_cost, duration_text
 from ..engines.table import Table
-from ..engines.variants import variant_cost
+from ..engines.variants import position_solves_cost, variant_cost
 from ..errors import (
     CoinrowError,
     CostLimitError,
@@ -833,6 +833,7 @@ def create_app(
         # moves may be written apart ("L R") under every rules, as the schema says
         moves = body.moves.replace(" ", "") if rules.is_plain else body.moves
         game = Game(row, moves, rules=rules)
+        check_seconds(play_seconds(game), f"a game of {len(row):,} coins under {rules}")
         return JSONResponse(play_data(game, PlayValues(row, rules)))
 
     @api_post(
@@ -1188,6 +1189,18 @@ def move_info(row: Sequence[Value], rules: Rules, moves: Sequence[str]) -> list[
             }
         )
     return result
+
+
+def play_seconds(game: Game) -> float:
+    """Estimated seconds of :func:`play_data` beyond the rules' table, which ``/api/play``
+    prices first: under ``reply`` and ``players``, one solve of the coins left (the library's
+    price, :func:`coinrow.engines.variants.position_solves_cost`), and the review of a
+    finished game (:func:`coinrow.analysis.analysis_seconds`) (O(n))."""
+    position, rules = game.position, game.rules
+    if position.is_over:
+        return analysis_seconds(game.coins, len(game.moves), rules, limit=request_seconds())
+    left = position.hi - position.lo + 1
+    return position_solves_cost(game.coins, rules, [left], limit=request_seconds())
 
 
 def play_data(game: Game, values: PlayValues) -> dict[str, Any]:

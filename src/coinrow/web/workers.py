@@ -168,7 +168,7 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(["coinrow.web.app"])
+        context.set_forkserver_preload(["coinrow.web.app", "numpy"])  # numpy: if installed
         parent, child = context.Pipe()
         process = context.Process(
             target=_serve,
