@@ -29,7 +29,9 @@ def test_solution_coins_are_a_tuple_whatever_the_size(monkeypatch: pytest.Monkey
     compiled, exact = solve(array), solve(array.tolist()[:9])
     assert compiled._array is not None and exact._array is None  # both paths taken
     for solution in (compiled, exact):
-        assert type(solution.coins) is tuple and all(type(c) is int for c in solution.coins)
+        # a tuple (the exact path keeps its validated numbers.Row, a tuple) of Python ints
+        assert isinstance(solution.coins, tuple) and all(type(c) is int for c in solution.coins)
+        assert list(solution.coins) == array.tolist()[: solution.n]
         assert isinstance(solution.first_moves, tuple) and isinstance(solution.line, str)
         assert len(solution) == solution.n == len(solution.coins)
     assert compiled == solve(array.tolist()) and hash(compiled) == hash(solve(array.tolist()))

@@ -174,13 +174,13 @@ class Limits:
 
 def read_row(items: Any, limit: int, digits: int) -> Row:
     """The row of a request: a JSON array of numbers or strings, or one text of coins, as
-    exact values (O(n)). Raises :class:`~coinrow.errors.CoinrowError` subclasses naming the
-    problem: not a row, no coins, more than ``limit`` coins, a coin that is not a number
-    (booleans, null, nested arrays, NaN, infinities, text) or that has more than ``digits``
-    digits.
+    a validated :class:`~coinrow.numbers.Row` (O(n)). Raises
+    :class:`~coinrow.errors.CoinrowError` subclasses naming the problem: not a row, no
+    coins, more than ``limit`` coins, a coin that is not a number (booleans, null, nested
+    arrays, NaN, infinities, text) or that has more than ``digits`` digits.
 
     >>> read_row([3, "0.5"], 10, 100), read_row("1/2, 1", 10, 100)
-    ([Decimal('3'), Decimal('0.5')], [Fraction(1, 2), Fraction(1, 1)])
+    ((Decimal('3'), Decimal('0.5')), (Fraction(1, 2), Fraction(1, 1)))
     >>> read_row([1, [2]], 10, 100)
     Traceback (most recent call last):
     ...
