@@ -2,7 +2,7 @@
 
 Request models are built per app by :func:`request_models`, because their limits (most coins,
 longest line of moves) are settings. Coins are declared loosely (``Any`` with a hand-written
-JSON schema) and checked by :func:`coinrow.web.app.read_row` with the library's own parser,
+JSON schema) and checked by :func:`coinrow.web.inputs.read_row` with the library's own parser,
 so a bad coin gets the library's message naming its position. Response models only document
 the responses (the endpoints return the library's ``to_dict()`` documents as they are); the
 tests check that every response matches them.

@@ -1,7 +1,7 @@
 """Worker processes that answer the web app's costly requests, and can really be stopped.
 
-A request the app does not answer inline (:mod:`coinrow.web.app` decides: a large body, or
-work the library estimates over a few milliseconds) goes to a :class:`WorkerPool`: a few
+A request the app does not answer inline (:class:`coinrow.web.guard.RequestGuard` decides: a
+large body, or work the library estimates over a few milliseconds) goes to a :class:`WorkerPool`: a few
 processes, each running the same app with the same limits, each answering one request at a
 time. Each process has an address-space limit (``RLIMIT_AS``: its size when started plus
 the memory limit of one request); the parent waits at most the time limit, and kills the
