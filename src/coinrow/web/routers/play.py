@@ -8,19 +8,23 @@ import datetime
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from ...analysis import analyze
-from ...errors import InvalidRowError
+from ...engines.table import Table
+from ...engines.variants import variant_table
+from ...errors import InvalidOptionError, InvalidRowError, UnsupportedRulesError
 from ...game import Game
-from ...levels import level_table
+from ...levels import level_table, levels_for
 from ...numbers import json_value
 from ...play_values import PlayValues
 from ...record import Record, load_records
 from ...review import evaluation
-from ...strategies import Optimal, get, move_seconds
+from ...solution import solve
+from ...strategies import Optimal, answer, get, move_seconds
 from ...subgames import Subgames
+from ...svg import ring, triangle, variant_triangle
 from .. import models
 from ..limits import check_seconds, request_seconds
 from . import Api
@@ -53,22 +57,48 @@ def router(api: Api) -> APIRouter:
 
     @api.post(
         "/api/play",
-        "A game under any rules: the position, legal and optimal moves, totals",
+        "A game under any rules: one call per move, with the computer's answer",
         models.PlayResponse,
         api.bodies.play,
     )
     def play_endpoint(body: Any) -> JSONResponse:
-        """The position after ``moves`` under ``rules`` (``Game(coins, moves, rules=...)``):
-        the mover's seat, every legal move and the coins it takes, the optimal moves (the
-        first is the computer's move), and every player's totals so far and with best play
-        from here. Stateless: send the whole game each time. O(n^2) for the interval variants
-        (their table), O(n^2) (times P) for the pizza before its first slice, ``reply`` and
-        ``players``."""
+        """The game ``moves`` under ``rules``, shown after its first ``ply`` moves (default:
+        all): the mover's seat, every legal move and the coins it takes, the optimal moves,
+        every player's totals so far and with best play from there, every move played with
+        its review label, the evaluation after every move, and the library's picture of the
+        position (the triangle of subgames, or the pizza's ring, up to ``table_coins``).
+
+        With ``seat`` (the person's seat) and ``ply`` at the end of the line, the computer
+        (``opponent``, a built-in strategy that plays the rules) first answers for every other
+        seat until the person is to move or the game is over (``replies``); without ``seat``
+        people sit at every seat. Stateless: send the whole game each time; a random
+        opponent's choice depends on ``seed`` and the moves played, so a game replays the same
+        way. O(n^2) for the table of the interval rules (times K under ``take:K``), O(n^2)
+        per move for ``reply`` and ``players``; plus the opponent's moves
+        (:func:`coinrow.strategies.move_seconds`)."""
         row, rules = api.row_and_rules(body, api.limits.play_coins)
         # moves may be written apart ("L R") under every rules, as the schema says
-        moves = body.moves.replace(" ", "") if rules.is_plain else body.moves
-        game = Game(row, moves, rules=rules)
-        return JSONResponse(play_data(game, PlayValues(row, rules)))
+        game = Game(row, body.moves.replace(" ", "") if rules.is_plain else body.moves, rules=rules)
+        ply = len(game.moves) if body.ply is None else body.ply
+        if ply > len(game.moves):
+            raise InvalidOptionError(f"ply {ply} is beyond the {len(game.moves)} moves given")
+        values = PlayValues(row, rules)
+        replies: tuple[str, ...] = ()
+        if body.seat is not None and body.seat >= rules.players:
+            raise InvalidOptionError(f"seat {body.seat}: the rules {rules} seat {rules.players}")
+        if body.seat is not None and ply == len(game.moves):
+            rest = game.position.remaining
+            what = f"the {body.opponent.partition(':')[0]} strategy's moves on {len(rest):,} coins"
+            check_seconds(move_seconds(body.opponent, rest) * (rules.players - 1), what)
+            seed = None if body.seed is None else body.seed * 1_000_003 + len(game.moves)
+            strategy = get(body.opponent, seed=seed, allow_user=False, rules=rules)
+            if isinstance(strategy, Optimal) and not rules.is_plain:
+                strategy.attach_values(values)  # the same values: built once
+            replies = answer(game, strategy, seat=body.seat)
+            ply = len(game.moves)
+        data = play_data(game, ply, values, api.limits.table_coins)
+        data["replies"] = list(replies)
+        return JSONResponse(data)
 
     @api.post(
         "/api/analyze",
@@ -115,7 +145,8 @@ def router(api: Api) -> APIRouter:
         headers = {"date": datetime.datetime.now(datetime.UTC).date().isoformat()}
         if body.players:
             headers["players"] = body.players
-        return JSONResponse({"text": Record(row, body.moves, headers).to_text()})
+        record = Record(row, body.moves, headers, rules=body.rules)
+        return JSONResponse({"text": record.to_text()})
 
     @api.post(
         "/api/record/read",
@@ -139,6 +170,7 @@ def router(api: Api) -> APIRouter:
                 "moves": record.moves,
                 "headers": dict(record.headers),
                 "records": len(read.records),
+                "rules": str(record.rules),
             }
         )
 
@@ -148,15 +180,23 @@ def router(api: Api) -> APIRouter:
         "/api/levels",
         "The opponent levels and their measured strength",
         models.LevelsResponse,
-        errors=False,
     )
-    def levels_endpoint() -> JSONResponse:
+    def levels_endpoint(
+        rules: str | None = Query(
+            None,
+            max_length=128,
+            pattern=models.PLAY_RULES_PATTERN,
+            description="Only the levels that play these rules (coinrow.levels.levels_for).",
+        ),
+    ) -> JSONResponse:
         """The opponent levels, weakest first, each with its strength measured by play
-        against perfect play (``coinrow.levels.level_table``: about 0.15 s, computed once per
-        process and kept with the app). O(1) after the first call."""
+        against perfect play in the plain game (``coinrow.levels.level_table``: about 0.15 s,
+        computed once per process and kept with the app); with ``rules``, the levels that play
+        them. O(1) after the first call."""
         if not levels_cache:
             levels_cache.extend(level_table())
-        return JSONResponse({"levels": levels_cache})
+        keys = {level.key for level in levels_for(rules)}
+        return JSONResponse({"levels": [row for row in levels_cache if row["key"] in keys]})
 
     return api.router
 
@@ -190,49 +230,88 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
     }
 
 
-def play_data(game: Game, values: PlayValues) -> dict[str, Any]:
-    """The position of a game under any rules for ``/api/play`` (O(moves + legal moves) after
-    the library's queries, whose costs ``/api/play`` states)."""
-    position = game.position
+def play_data(game: Game, ply: int, values: PlayValues, picture_coins: int) -> dict[str, Any]:
+    """The game for ``/api/play``, shown after ``ply`` of its moves (O(n^2) for the
+    evaluation and review of every move, as :func:`coinrow.review.evaluation` and
+    :func:`coinrow.analysis.analyze` state; the picture O(n^2) up to ``picture_coins``)."""
+    rules, row = game.rules, game.coins
+    before = game.moves[:ply]
+    shown = Game(row, "".join(before) if rules.is_plain else before, rules=rules)
+    position = shown.position
     finished = position.is_over
-    best = () if finished else game.best_moves(values=values)
+    best = () if finished else shown.best_moves(values=values)
+    seconds = request_seconds()
+    moves = game.line if rules.is_plain else game.moves
+    extra = {} if rules.is_plain else {"rules": rules, "values": values}
+    series = evaluation(row, moves, max_seconds=seconds, **extra)  # type: ignore[arg-type]
+    analysis = analyze(row, moves, max_seconds=seconds, **extra)  # type: ignore[arg-type]
+    picture, note = position_picture(shown, picture_coins)
     return {
-        "rules": str(game.rules),
-        "coins": [json_value(coin) for coin in game.coins],
-        "players": game.rules.players,
+        "rules": str(rules),
+        "coins": [json_value(coin) for coin in row],
+        "players": rules.players,
         "moves": list(game.moves),
         "line": game.line,
+        "ply": ply,
         "finished": finished,
+        "over": game.position.is_over,
         "seat": None if finished else position.seat,
         "legal": [
             {
                 "move": move,
                 "indices": list(position.indices_of(move)),
-                "words": game.rules.move_words(move),
+                "words": rules.move_words(move),
             }
             for move in position.legal_moves()
         ],
         "best_moves": list(best),
         "move": best[0] if best else None,
-        "totals": [json_value(total) for total in game.totals],
-        "best_totals": [json_value(total) for total in game.best_totals(values=values)],
+        "totals": [json_value(total) for total in shown.totals],
+        "best_totals": [json_value(total) for total in shown.best_totals(values=values)],
         "played": [
             {
-                "seat": row.seat,
-                "player": row.player,
-                "move": row.move,
-                "indices": list(row.indices),
-                "gain": json_value(row.gain),
-                "totals": [json_value(total) for total in row.totals],
+                "seat": step.seat,
+                "player": step.player,
+                "move": step.move,
+                "indices": list(step.indices),
+                "gain": json_value(step.gain),
+                "totals": [json_value(total) for total in step.totals],
             }
-            for row in game.transcript()
+            for step in game.transcript()
         ],
         "remaining": list(position.remaining_indices()),
         "first_slice": position.first_slice,
-        "winners": list(game.rules.winners(game.totals)) if finished else None,
-        "review": analyze(
-            game.coins, game.moves, rules=game.rules, values=values, max_seconds=request_seconds()
-        ).to_dict()["moves"]
-        if finished
-        else None,
+        "cell": None if finished or not rules.interval else [position.lo, position.hi],
+        "winners": list(rules.winners(shown.totals)) if finished else None,
+        "evaluation": [
+            {
+                "ply": point.ply,
+                "totals": [json_value(t) for t in (point.totals or (point.first, point.second))],
+                "margin": json_value(point.margin) if rules.two_player else None,
+            }
+            for point in series
+        ],
+        "review": [move.to_dict() for move in analysis.moves],
+        "summary": analysis.to_dict()["summary"],
+        "svg": picture,
+        "picture_note": note,
     }
+
+
+def position_picture(game: Game, most: int) -> tuple[str | None, str]:
+    """The library's picture of a game's position and, without one, why (O(n^2)): the
+    triangle of subgames with the moves played highlighted (the rules with a table of
+    subgames), the pizza's ring (the circle), at most ``most`` coins."""
+    rules, row = game.rules, game.coins
+    if len(row) > most:
+        return None, f"The picture is drawn for rows of up to {most} coins."
+    if rules.is_plain:
+        table = Table(row, max_seconds=request_seconds())
+        return str(triangle(table, highlight=game.line or None)), ""
+    if rules.circle:
+        return str(ring(solve(row, rules=rules, max_seconds=request_seconds()))), ""
+    try:
+        intervals = variant_table(row, rules)
+    except UnsupportedRulesError as error:
+        return None, str(error)
+    return str(variant_triangle(intervals, highlight=game.line or None)), ""

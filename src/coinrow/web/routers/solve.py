@@ -17,7 +17,7 @@ from ...game import Game, Position
 from ...numbers import Value, json_value
 from ...rules import Rules
 from ...solution import solve
-from ...svg import triangle
+from ...svg import ring, triangle, variant_triangle
 from .. import models
 from ..limits import PER_COIN_LIMIT, request_seconds
 from . import Api
@@ -40,6 +40,8 @@ def router(api: Api) -> APIRouter:
         solution = solve(row, rules=rules, max_seconds=request_seconds())
         data = solution.to_dict(None if body.full else PER_COIN_LIMIT)
         data["first_move_info"] = move_info(row, rules, data["first_moves"])
+        if rules.circle and len(row) <= api.limits.table_coins:  # the library's ring
+            data["svg"] = str(ring(solution))
         return JSONResponse(data)
 
     @api.post(
@@ -51,8 +53,8 @@ def router(api: Api) -> APIRouter:
     )
     def table_endpoint(body: Any) -> JSONResponse:
         """Every subgame as data (``coinrow table --json``) and the SVG triangle. O(n^2).
-        Other ``rules`` (interval variants) give ``coinrow table --rules R --json``, without
-        the picture (``view`` and ``highlight`` are the plain game's): O(n^2), O(n^2 K) for
+        Other ``rules`` (interval variants) give ``coinrow table --rules R --json`` and the
+        library's variant triangle (``view`` is the plain game's): O(n^2), O(n^2 K) for
         ``take:K``."""
         view = check_view(body.view)
         row, rules = api.row_and_rules(body, api.limits.table_coins, table=True, check_plain=False)
@@ -62,7 +64,11 @@ def router(api: Api) -> APIRouter:
                     Game(row, body.highlight, rules=rules)
                 except CoinrowError as error:
                     raise InvalidOptionError(f"highlight: {error}") from None
-            return JSONResponse(variant_table(row, rules).to_dict())
+            intervals = variant_table(row, rules)
+            data = intervals.to_dict()
+            shown = intervals.line if body.highlight == "best" else body.highlight or None
+            data["svg"] = str(variant_triangle(intervals, highlight=shown))
+            return JSONResponse(data)
         table = Table(row, max_seconds=request_seconds())
         highlight = table.line if body.highlight == "best" else body.highlight or None
         data = table_data(table)
