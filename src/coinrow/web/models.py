@@ -420,6 +420,7 @@ class PlayedMoveData(BaseModel):
     seat: int = Field(description="The mover's 0-based seat.")
     player: str = Field(description='"first", "second", or "player K" with more players.')
     move: str
+    words: str = Field(description="The move in plain words (coinrow.Rules.move_words).")
     indices: list[int]
     gain: Exact
     totals: list[Exact]

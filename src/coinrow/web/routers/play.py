@@ -273,6 +273,7 @@ def play_data(game: Game, ply: int, values: PlayValues, picture_coins: int) -> d
                 "seat": step.seat,
                 "player": step.player,
                 "move": step.move,
+                "words": rules.move_words(step.move),
                 "indices": list(step.indices),
                 "gain": json_value(step.gain),
                 "totals": [json_value(total) for total in step.totals],

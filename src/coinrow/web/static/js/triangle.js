@@ -1,6 +1,5 @@
-// The SVG triangle from /api/table, made interactive: cells are focusable and selectable.
+// The SVG triangle from the server (the library's picture), made interactive: cells are focusable and selectable.
 
-const NS = "http://www.w3.org/2000/svg";
 
 export function mountTriangle(container, svgText, onSelect = null) {
   container.innerHTML = svgText;
