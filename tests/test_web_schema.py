@@ -8,7 +8,8 @@ Schema can state them: moves (or a highlighted line) longer than the row, and a 
 whose low end is above its high end; the moves of a line under other rules (which moves
 exist depends on ``rules``: ``L2`` under ``take:2``, ``B`` under ``both-ends``, a slice
 first for the pizza); and the text of a game record (headers, a coins line,
-a moves line) has a grammar no pattern of reasonable size states. A schema-valid request
+a moves line) has a grammar no pattern of reasonable size states; the move shown (``ply``) of a
+line, the person's seat among the rules' seats, and an opponent that plays the rules. A schema-valid request
 refused for one of those, and only those, is accepted by this test.
 
 Bounded and reproducible: a fixed seed and a few examples per operation.
@@ -47,6 +48,12 @@ CROSS_FIELD = re.compile(
     # /api/play: which moves a line may hold depends on the rules (and the coins left)
     r"|'.*' is not a (?:move|line of moves|first slice)\b.*"
     r"|'.*' takes \d+ coins; \d+ left"
+    r"|move \d+ is '.*'; moves are L \(take the left coin\) or R"
+    # /api/play: the move shown is one of the line's; the seat one of the rules' seats; the
+    # opponent a strategy that plays the rules
+    r"|ply \d+ is beyond the \d+ moves given"
+    r"|seat \d+: the rules .* seat \d+"
+    r"|strategy '.*' plays the plain game only, .*"
     r")"
 )
 

@@ -236,19 +236,26 @@ def request_models(
             'under both-ends "LBR"; the pizza\'s first slice (0-based) first, "3 LRL".',
         )
         rules: StrictStr = rules_field(PLAY_RULES_PATTERN, PLAY_RULES_KINDS)
-        ply: StrictInt | None = Field(
-            None,
-            ge=0,
-            le=play_coins,
-            description="Show the game after this many of its moves (a review); default: all.",
-        )
-        seat: StrictInt | None = Field(
-            None,
-            ge=0,
-            le=63,
-            description="The person's 0-based seat: the computer answers for every other seat "
-            "when the game is shown at its end; null (default): people at every seat.",
-        )
+        ply: Annotated[
+            StrictInt | None,
+            Field(
+                ge=0,
+                le=8 * play_coins,
+                description="Show the game after this many of its moves (a review); default: "
+                "all.",
+            ),
+            BeforeValidator(_integral),
+        ] = None
+        seat: Annotated[
+            StrictInt | None,
+            Field(
+                ge=0,
+                le=63,
+                description="The person's 0-based seat: the computer answers for every other "
+                "seat when the game is shown at its end; null (default): people at every seat.",
+            ),
+            BeforeValidator(_integral),
+        ] = None
         opponent: StrictStr = Field(
             "optimal",
             max_length=100,
@@ -299,6 +306,9 @@ class RulesData(BaseModel):
         "(/api/play takes them); false: they can be solved only."
     )
     syntax: str = Field(description="The text form with its parameters named (take:K).")
+    pattern: str = Field(
+        description="A regular expression (no anchors) of the text forms this server takes."
+    )
 
 
 class RulesResponse(BaseModel):

@@ -73,7 +73,14 @@ def router(api: Api) -> APIRouter:
         for: title, description, the moves' notation in words (``coinrow.Rules.to_dict``) and
         the text form's syntax, for the page's help and move words. O(rules)."""
         chosen = [Rules.parse(rules)] if rules is not None else [rule() for rule in RULES.values()]
-        return JSONResponse({"rules": [{**r.to_dict(), "syntax": r.syntax} for r in chosen]})
+        return JSONResponse(
+            {
+                "rules": [
+                    {**r.to_dict(), "syntax": r.syntax, "pattern": r.served or r.pattern}
+                    for r in chosen
+                ]
+            }
+        )
 
     @api.get(
         "/api/limits", "The server's limits", models.LimitsResponse, errors=False, tag="server"

@@ -94,7 +94,7 @@ function activate(view, params = null) {
 // What each address parameter may hold (the row, `coins`, is checked by the server). A link
 // is data: a bad value is dropped, so the view uses its default, and a short notice says so.
 const PARAMS = {
-  rules: /^[a-z][a-z0-9-]{0,30}(?::[A-Za-z0-9_.:-]{1,60})?$/, // the server checks them
+  rules: { test: (text) => rules.valid(text) }, // the patterns of /api/rules
   show: /^(?:total|margin|first)$/,
   best: /^[01]$/,
   cell: /^\d{1,4},\d{1,4}$/,

@@ -15,7 +15,7 @@ const BOARD_END = 6;
 let ctx;
 const $ = (id) => document.getElementById(id);
 const game = {
-  key: null, moves: [], ply: 0, seat: 0, opponent: "optimal", seed: 0, data: null, token: 0,
+  key: null, moves: [], line: null, ply: 0, seat: 0, opponent: "optimal", seed: 0, data: null, token: 0,
   revealed: false, hinted: [],
 };
 const about = new Map();
@@ -66,6 +66,11 @@ export function init(context) {
   $("play-import-go").addEventListener("click", importRecord);
 }
 
+// The line of moves as the library writes it (the server's `line`), or the moves apart.
+function line() {
+  return game.line !== null ? game.line : game.moves.join(" ");
+}
+
 function friend() {
   return game.opponent === FRIEND;
 }
@@ -112,7 +117,7 @@ function seatOptions(players) {
 
 export function params() {
   const state = { opponent: game.opponent, seat: String(game.seat), seed: String(game.seed) };
-  if (game.moves.length) state.moves = game.moves.join(" ");
+  if (game.moves.length) state.moves = line();
   if (game.ply !== game.moves.length) state.ply = String(game.ply);
   if ($("play-hide-eval").checked) state.hide = "1";
   return state;
@@ -146,6 +151,7 @@ export async function show(text, restore = null) {
     setOpponent(restore.opponent || "optimal");
     $("play-hide-eval").checked = restore.hide === "1";
     game.moves = (restore.moves || "").split(/\s+/).filter(Boolean); // the server reads the line
+    game.line = restore.moves || "";
     game.ply = restore.ply === undefined ? null : Number(restore.ply); // null: the whole line
     game.seed = Number(restore.seed) || Math.floor(Math.random() * 2 ** 31);
     game.revealed = false;
@@ -163,6 +169,7 @@ export function hide() {
 function newGame() {
   game.key = `${ctx.rules()}|${ctx.text()}`;
   game.moves = [];
+  game.line = null;
   game.ply = 0;
   game.seat = Number($("play-seat").value) || 0;
   game.opponent = $("play-strategy").value || "optimal";
@@ -182,7 +189,7 @@ async function refresh() {
     data = await post("play", {
       coins: ctx.text(),
       rules: ctx.rules(),
-      moves: game.moves.join(" "),
+      moves: line(),
       ply: game.ply,
       seat: friend() ? null : game.seat,
       opponent: friend() ? "optimal" : game.opponent,
@@ -201,6 +208,7 @@ async function refresh() {
   ctx.clearError();
   game.data = data;
   game.moves = data.moves;
+  game.line = data.line;
   game.ply = data.ply;
   game.hinted = [];
   seatOptions(data.players);
@@ -458,6 +466,7 @@ function human(move) {
     game.ply += 1; // the move already played here: keep the rest of the line for redo
   } else {
     game.moves = [...game.moves.slice(0, game.ply), move];
+    game.line = null;
     game.ply = game.moves.length;
     $("play-record").hidden = true;
   }
@@ -646,7 +655,7 @@ async function exportRecord() {
     const opponent = $("play-strategy").selectedOptions[0]?.textContent || game.opponent;
     const seats = game.data.totals.map((_, seat) => (friend() ? `player ${seat + 1}` : seat === game.seat ? "you" : opponent));
     const data = await post("record", {
-      coins: ctx.text(), moves: game.moves.join(" "), players: seats.join(" vs "), rules: ctx.rules(),
+      coins: ctx.text(), moves: line(), players: seats.join(" vs "), rules: ctx.rules(),
     });
     const box = $("play-record");
     box.textContent = data.text;

@@ -44,6 +44,7 @@ function showFields() {
   $("rules-param-box").hidden = spelled === null;
   $("rules-param-name").textContent = spelled || "";
   $("rules-help").textContent = `${rule.description} Moves: ${rule.moves}.`;
+  $("rules-help").hidden = isDefault(); // the default rules: the tagline says it; phones keep the room
 }
 
 // The rules as text, name:parameter; the parameter as typed (the server refuses bad ones).
@@ -59,6 +60,12 @@ export function text() {
 export function isDefault() {
   const first = RULES.values().next().value;
   return !first || text() === first.rules;
+}
+
+// True when `spelled` is a text form of a rule the server takes (its /api/rules pattern).
+export function valid(spelled) {
+  const rule = RULES.get(String(spelled).split(":")[0].toLowerCase());
+  return Boolean(rule) && new RegExp(`^(?:${rule.pattern})$`).test(spelled);
 }
 
 // The current rule's entry of /api/rules (flags: interval, circle, positions, players...).
