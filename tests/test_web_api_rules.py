@@ -87,7 +87,9 @@ def test_table_is_the_library_json(rules: str) -> None:
 
 def test_both_ends_table_keeps_the_plain_picture_options() -> None:
     row = ROW[:5]
-    data = post("table", {"coins": row, "rules": "both-ends", "view": "margin", "highlight": "best"})
+    data = post(
+        "table", {"coins": row, "rules": "both-ends", "view": "margin", "highlight": "best"}
+    )
     table = Table(row, rules="both-ends")
     assert data.pop("svg") == str(variant_triangle(table, highlight="best"))
     assert data == table.to_dict()

@@ -84,7 +84,10 @@ def test_a_take_two_game_with_hints_undo_redo_review_and_link(app_page: Any, liv
         best = Game(row, played, rules=rules).best_totals()
         assert page.text_content("#play-scores .score.first .best") == shown(best[0])
         page.locator("#play-choices button.hinted").first.click()
-        wait_js(page, f"document.querySelectorAll('#play-moves button[data-ply]').length > {len(played) + 1}")
+        wait_js(
+            page,
+            f"document.querySelectorAll('#play-moves button[data-ply]').length > {len(played) + 1}",
+        )
     line = moves_on_page(page)
     final = Game(row, line, rules=rules)
     assert final.position.is_over and totals_on_page(page) == [shown(t) for t in final.totals]
@@ -184,7 +187,9 @@ def rule_words(text: str) -> list[str]:
 def test_the_javascript_draws_nothing_and_names_no_rule() -> None:
     scripts = sorted((STATIC / "js").glob("*.js"))
     assert {path.name for path in scripts} >= {"play.js", "explore.js", "solve.js", "rules.js"}
-    assert not (STATIC / "js" / "ring.js").exists() and not (STATIC / "js" / "playrules.js").exists()
+    assert (
+        not (STATIC / "js" / "ring.js").exists() and not (STATIC / "js" / "playrules.js").exists()
+    )
     for path in scripts:
         text = path.read_text(encoding="utf-8")
         assert drawing_code(text) == [], path.name

@@ -10,6 +10,10 @@ export function mountRing(container, svgText, onSelect) {
   svg.removeAttribute("width");
   svg.removeAttribute("height");
   svg.setAttribute("role", "group");
+  // The page writes minus as U+2212 everywhere; so does the picture.
+  for (const text of svg.querySelectorAll("text, title")) {
+    if (text.textContent.includes("-")) text.textContent = text.textContent.replace(/-(?=\d)/g, "−");
+  }
   const groups = new Map();
   for (const group of svg.querySelectorAll("g.slice")) {
     const slice = Number(group.dataset.slice);
@@ -54,5 +58,5 @@ export function mountRing(container, svgText, onSelect) {
 // What the library says of a slice (its <title>), with the page's minus sign.
 function words(group) {
   const title = group.querySelector("title");
-  return title ? title.textContent.replace(/-(?=\d)/g, "−") : "";
+  return title ? title.textContent : "";
 }

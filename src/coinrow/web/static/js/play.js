@@ -443,6 +443,7 @@ function renderPicture() {
   const box = $("play-triangle");
   const note = $("play-picture-note");
   const ring = !$("play-ring").hidden;
+  box.hidden = !data.svg || ring;
   if (!data.svg || ring) {
     box.replaceChildren();
     const legend = box.previousElementSibling;

@@ -104,7 +104,8 @@ async function renderVariant(text, key) {
   let data;
   let info;
   try {
-    [data, info] = await Promise.all([post("solve", { coins: text, rules }), rulesInfo(rules)]);
+    data = await post("solve", { coins: text, rules }); // its refusal is the one to show
+    info = await rulesInfo(rules);
   } catch (error) {
     shown = null;
     $("solve-variant").hidden = true;

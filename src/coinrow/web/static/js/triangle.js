@@ -74,6 +74,7 @@ export function mountTriangle(container, svgText, onSelect = null) {
     container.scrollLeft += rect.left + rect.width / 2 - (box.left + box.width / 2);
   }
   if (onSelect) {
+    svg.setAttribute("role", "group"); // its cells are buttons: not one image
     svg.addEventListener("click", (event) => {
       const cell = event.target.closest("g.cell");
       if (cell) onSelect(cell);
