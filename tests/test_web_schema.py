@@ -9,8 +9,8 @@ whose low end is above its high end; the moves of a line under other rules (whic
 exist depends on ``rules``: ``L2`` under ``take:2``, ``B`` under ``both-ends``, a slice
 first for the pizza); and the text of a game record (headers, a coins line,
 a moves line) has a grammar no pattern of reasonable size states; the move shown (``ply``) of a
-line, the person's seat among the rules' seats, and an opponent that plays the rules. A schema-valid request
-refused for one of those, and only those, is accepted by this test.
+line, the person's seat among the rules' seats, and an opponent that plays the rules. A
+schema-valid request refused for one of those, and only those, is accepted by this test.
 
 Bounded and reproducible: a fixed seed and a few examples per operation.
 """

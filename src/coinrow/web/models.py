@@ -241,8 +241,7 @@ def request_models(
             Field(
                 ge=0,
                 le=8 * play_coins,
-                description="Show the game after this many of its moves (a review); default: "
-                "all.",
+                description="Show the game after this many of its moves (a review); default: all.",
             ),
             BeforeValidator(_integral),
         ] = None
