@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
+from conftest import CHROMIUM, wait_js
 
 from coinrow import Position, Rules, Table, solve
 
@@ -117,6 +117,6 @@ def test_best_moves_on_the_page_are_the_librarys(
     page.wait_for_selector('#view-play[data-state="your-turn"]')
     page.click("#play-hint")
     hint = page.locator("#play-hint-text")
-    page.wait_for_function("document.querySelector('#play-hint-text').textContent !== ''")
+    wait_js(page, "document.querySelector('#play-hint-text').textContent !== ''")
     assert hint.text_content().startswith(f"Best: {', or '.join(said)}.")
     assert hint.get_attribute("data-moves") == " ".join(best_here)
