@@ -255,6 +255,11 @@ def request_models(
             ),
             BeforeValidator(_integral),
         ] = None
+        picture: StrictBool = Field(
+            True,
+            description="Send the library's picture of the position (svg); false saves its "
+            "drawing (O(n^2)) when it is not shown.",
+        )
         opponent: StrictStr = Field(
             "optimal",
             max_length=100,

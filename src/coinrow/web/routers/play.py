@@ -96,7 +96,8 @@ def router(api: Api) -> APIRouter:
                 strategy.attach_values(values)  # the same values: built once
             replies = answer(game, strategy, seat=body.seat)
             ply = len(game.moves)
-        data = play_data(game, ply, values, api.limits.table_coins)
+        picture_coins = api.limits.table_coins if body.picture else 0
+        data = play_data(game, ply, values, picture_coins)
         data["replies"] = list(replies)
         return JSONResponse(data)
 
@@ -304,6 +305,8 @@ def position_picture(game: Game, most: int) -> tuple[str | None, str]:
     triangle of subgames with the moves played highlighted (the rules with a table of
     subgames), the pizza's ring (the circle), at most ``most`` coins."""
     rules, row = game.rules, game.coins
+    if most == 0:
+        return None, ""  # not asked for
     if len(row) > most:
         return None, f"The picture is drawn for rows of up to {most} coins."
     if rules.is_plain:

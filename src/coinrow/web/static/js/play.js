@@ -16,7 +16,7 @@ let ctx;
 const $ = (id) => document.getElementById(id);
 const game = {
   key: null, moves: [], line: null, ply: 0, seat: 0, opponent: "optimal", seed: 0, data: null, token: 0,
-  revealed: false, hinted: [],
+  revealed: false, hinted: [], pictured: true,
 };
 const about = new Map();
 let levelsFor = null; // the rules whose levels fill the opponent list
@@ -52,7 +52,7 @@ export function init(context) {
   $("play-show-eval").addEventListener("click", () => {
     game.revealed = true;
     applyEval();
-    render();
+    refresh(); // with the picture, which a hidden evaluation does not ask for
   });
   $("play-export").addEventListener("click", exportRecord);
   $("play-import-open").addEventListener("click", () => {
@@ -185,6 +185,7 @@ async function refresh() {
   const token = ++game.token;
   setState("loading");
   let data;
+  game.pictured = !evalHidden() || Boolean(ctx.rulesInfo() && ctx.rulesInfo().circle); // the ring is the board
   try {
     data = await post("play", {
       coins: ctx.text(),
@@ -192,6 +193,7 @@ async function refresh() {
       moves: line(),
       ply: game.ply,
       seat: friend() ? null : game.seat,
+      picture: game.pictured,
       opponent: friend() ? "optimal" : game.opponent,
       seed: game.seed,
     });
@@ -255,6 +257,10 @@ function name(seat) {
 function render() {
   const data = game.data;
   if (!data) return;
+  if (!game.pictured && !evalHidden()) { // the evaluation shows again: ask for the picture
+    refresh();
+    return;
+  }
   applyEval();
   setState(data.finished ? "over" : yours() ? "your-turn" : "review");
   renderScores();
