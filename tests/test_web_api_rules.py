@@ -12,6 +12,7 @@ import pytest
 
 from coinrow import Rules, Table, solve
 from coinrow.engines.variants import circular_margins
+from coinrow.svg import ring, variant_triangle
 
 with warnings.catch_warnings():  # starlette's TestClient warns about httpx on import
     warnings.simplefilter("ignore")
@@ -52,6 +53,8 @@ def test_solve_is_the_library_json(rules: str) -> None:
     assert [item["move"] for item in info] == list(solution.first_moves)
     chosen = Rules.parse(rules)
     assert [item["words"] for item in info] == [chosen.move_words(m) for m in solution.first_moves]
+    picture = data.pop("svg", None)  # the pizza's ring: the library's picture, as it draws it
+    assert picture == (str(ring(solution)) if solution.starts is not None else None)
     assert data == solution.to_dict()
     if rules == "circular":
         assert data["starts"] == circular_margins(ROW)
@@ -77,13 +80,19 @@ def test_table_is_the_library_json(rules: str) -> None:
     if rules == "plain":
         assert "svg" in data and data["cells"][0]["value"] == Table(row).value_of(0, 5)
         return
-    assert data == Table(row, rules=rules).to_dict()
+    table = Table(row, rules=rules)
+    assert data.pop("svg") == str(variant_triangle(table))  # the library's own picture
+    assert data == table.to_dict()
 
 
 def test_both_ends_table_keeps_the_plain_picture_options() -> None:
     row = ROW[:5]
-    data = post("table", {"coins": row, "rules": "both-ends", "view": "margin"})
-    assert data == Table(row, rules="both-ends").to_dict()
+    data = post(
+        "table", {"coins": row, "rules": "both-ends", "view": "margin", "highlight": "best"}
+    )
+    table = Table(row, rules="both-ends")
+    assert data.pop("svg") == str(variant_triangle(table, highlight="best"))
+    assert data == table.to_dict()
     response = client.post("/api/table", json={"coins": row, "rules": "misere", "view": "x"})
     assert response.status_code == 422
 

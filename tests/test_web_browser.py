@@ -105,6 +105,15 @@ def test_explore_cells_match_the_table(app_page: Any, live_url: str, shots: Path
     page.screenshot(path=str(shots / "web-explore.png"), full_page=True)
 
 
+#: The seats' values in the Play view's seat selector.
+SEATS = {"first": "0", "second": "1"}
+
+
+def card(seat: str, part: str = "") -> str:
+    """The selector of a seat's score card (or a ``part`` of it) in Play."""
+    return f"#play-scores .score[data-seat='{SEATS[seat]}'] {part}".strip()
+
+
 def play_state(page: Any) -> str:
     wait_js(
         page, "['your-turn', 'over'].includes(document.querySelector('#view-play').dataset.state)"
@@ -118,7 +127,7 @@ def test_play_a_whole_game_following_the_hints(
 ) -> None:
     page = app_page
     page.goto(live_url + "#play?coins=" + coins.replace(" ", "%20"))
-    page.select_option("#play-seat", seat)
+    page.select_option("#play-seat", SEATS[seat])
     solution = solve(coins.split())
     guaranteed = solution.first_total if seat == "first" else solution.second_total
     n = len(coins.split())
@@ -126,17 +135,17 @@ def test_play_a_whole_game_following_the_hints(
         current = page.locator("#play-triangle g.cell.current")
         current.wait_for()
         taken = page.locator("#play-board button.taken").count()
-        assert page.text_content("#play-you-best") == str(guaranteed)
+        assert page.text_content(card(seat, ".best")) == str(guaranteed)
         page.click("#play-hint")
         hinted = page.locator("#play-board button.hinted")
         assert hinted.count() in (1, 2)
-        assert page.text_content("#play-hint-text").startswith(("Best: take", "Both ends"))
+        assert page.text_content("#play-hint-text").startswith("Best: take the")
         hinted.first.click()
         wait_js(page, f"document.querySelectorAll('#play-board .taken').length > {taken}")
     assert page.locator("#play-board button.taken").count() == n
-    assert page.text_content("#play-you") == str(guaranteed)
+    assert page.text_content(card(seat, ".points")) == str(guaranteed)
     status = page.text_content("#play-status")
-    assert f"Game over: you took {guaranteed}" in status
+    assert "Game over:" in status and f"you {guaranteed}" in status
     page.wait_for_selector("#play-analysis:not([hidden])")
     rows = page.locator("#play-analysis-table tbody tr")
     assert rows.count() == n
@@ -171,7 +180,7 @@ def test_play_with_the_keyboard(app_page: Any, live_url: str) -> None:
     assert play_state(page) == "your-turn"
     page.keyboard.press("u")  # back to before the 1 was taken
     wait_js(page, "document.querySelectorAll('#play-board .taken').length === 2")
-    assert page.text_content("#play-you") == "6"
+    assert page.text_content(card("first", ".points")) == "6"
 
 
 def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> None:
@@ -266,9 +275,9 @@ def test_defects_1_7_8_12_moving_second_colours_last_move_and_labels(
     page.goto(live_url + "#play?coins=" + row.replace(" ", "%20") + "&opponent=greedy&seat=second")
     assert play_state(page) == "your-turn"
     # 8: the computer's move is said and marked; the score cards are above the board, on screen.
-    assert "Computer took the 8 (left end)" in page.text_content("#play-status")
+    assert "Computer took the left coin (8)" in page.text_content("#play-status")
     assert page.locator("#play-board button.last").text_content() == "8"
-    cards = page.locator("#play-you-card").bounding_box()
+    cards = page.locator(card("second")).bounding_box()
     board = page.locator("#play-board").bounding_box()
     assert cards["y"] + cards["height"] <= 740 and cards["y"] < board["y"]
     while play_state(page) == "your-turn":
@@ -276,10 +285,11 @@ def test_defects_1_7_8_12_moving_second_colours_last_move_and_labels(
         page.keyboard.press("ArrowRight")
         wait_js(page, f"document.querySelectorAll('#play-board .taken').length > {taken}")
     # 1: the You card wears the colour of your coins (second player's green), not blue.
-    assert page.get_attribute("#play-you-card", "class") == "score second"
+    assert page.get_attribute(card("second"), "class").startswith("score second")
+    assert page.text_content(card("second", ".who")).startswith("You")
     mine = page.locator("#play-board button.taken.second").first
-    assert colour(page, "#play-you-card") == str(mine.evaluate("e => getComputedStyle(e).color"))
-    assert colour(page, "#play-cpu-card") == colour(page, "#play-board button.taken.first")
+    assert colour(page, card("second")) == str(mine.evaluate("e => getComputedStyle(e).color"))
+    assert colour(page, card("first")) == colour(page, "#play-board button.taken.first")
     # 7: the end-of-game table fits 360 px (nothing hidden behind a scroll bar).
     page.wait_for_selector("#play-analysis:not([hidden])")
     wrap = page.eval_on_selector(
@@ -472,7 +482,7 @@ def test_review_move_list_redo_chart_and_link(app_page: Any, live_url: str) -> N
     page.reload()
     wait_taken(page, 1)
     assert page.input_value("#play-strategy") == "greedy"
-    assert page.input_value("#play-seat") == "second"
+    assert page.input_value("#play-seat") == SEATS["second"]
     page.locator("#play-chart circle.point").nth(4).click()
     wait_taken(page, 4)
     assert "Game over" in page.text_content("#play-status")
@@ -485,9 +495,9 @@ def test_hide_evaluation_levels_and_two_players(app_page: Any, live_url: str) ->
     options = page.eval_on_selector_all("#play-strategy option", "os => os.map(o => o.text)")
     assert options[:6] == ["Beginner", "Casual", "Club", "Strong", "Expert", "Perfect"]
     page.select_option("#play-strategy", "greedy")
-    assert "Measured: loses" in page.text_content("#play-about")
+    assert "Measured in the plain game: loses" in page.text_content("#play-about")
     page.check("#play-hide-eval")
-    assert not page.locator("#play-you-best").is_visible()
+    assert not page.locator(card("first", ".best")).is_visible()
     assert not page.locator("#play-triangle").is_visible()
     page.select_option("#play-strategy", "friend")  # two players on one device
     assert play_state(page) == "your-turn"
@@ -499,8 +509,9 @@ def test_hide_evaluation_levels_and_two_players(app_page: Any, live_url: str) ->
     page.wait_for_selector("#play-analysis:not([hidden])")
     summary = page.text_content("#play-summary")
     assert summary.startswith("First player:") and "Second player:" in summary
-    assert page.locator("#play-you-best").is_visible()  # shown once the game is over
-    assert page.text_content("#play-you") == "8" and page.text_content("#play-cpu") == "5"
+    assert page.locator(card("first", ".best")).is_visible()  # shown once the game is over
+    assert page.text_content(card("first", ".points")) == "8"
+    assert page.text_content(card("second", ".points")) == "5"
 
 
 def test_record_export_and_import(app_page: Any, live_url: str) -> None:
@@ -544,9 +555,9 @@ def test_learn_slider_code_links_and_greedy_row(app_page: Any, live_url: str) ->
     assert page.locator("#play-moves button[data-ply]").count() == 5  # Start and LLRL
     page.keyboard.press("ArrowRight")  # step through: greedy's 8 is the first move
     wait_taken(page, 1)
-    assert "Computer took the 8" in page.text_content("#play-status")
+    assert "Computer took the left coin (8)" in page.text_content("#play-status")
     labels = page.locator("#play-analysis-table tbody td:last-child").all_text_contents()
-    assert labels[0] == "blunder" and page.text_content("#play-cpu") == "8"
+    assert labels[0] == "blunder" and page.text_content(card("first", ".points")) == "8"
 
 
 def test_explore_link_and_downloads(app_page: Any, live_url: str) -> None:
@@ -633,9 +644,9 @@ def test_defect_13_contrast_of_hints_labels_and_cards(
         assert contrast(ink, page_bg) >= 4.5, (label, ink, page_bg)
     assert contrast(colour(page, "#play-hint-text"), page_bg) >= 4.5
     assert contrast(colour(page, ".help"), page_bg) >= 4.5
-    for card in ("#play-you-card", "#play-cpu-card"):
-        ink, bg = colour(page, card), colour(page, card, "backgroundColor")
-        assert contrast(ink, bg) >= 4.5, (card, ink, bg)
+    for seat in SEATS:
+        ink, bg = colour(page, card(seat)), colour(page, card(seat), "backgroundColor")
+        assert contrast(ink, bg) >= 4.5, (seat, ink, bg)
     context.close()
 
 

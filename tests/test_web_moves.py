@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM
+from conftest import CHROMIUM, wait_js
 
 from coinrow import Position, Rules, Table, solve
 
@@ -95,34 +95,28 @@ def test_best_moves_on_the_page_are_the_librarys(
         slices = [ringed.nth(k).get_attribute("data-slice") for k in range(ringed.count())]
         assert tuple(slices) == expected
 
-    # Explore: the whole row's cell shows the table's optimal moves (rules with a triangle).
+    # Explore: the whole row's cell shows the table's optimal moves (rules with a triangle),
+    # in the library's own picture (data-moves of its cells).
     n = len(row)
     if rules.interval:
         page.evaluate("hash => { location.hash = hash; }", address("explore", text, row))
         moves = " ".join(Table(row, rules=text).moves_of(0, n - 1))
-        if rules.is_plain:
-            top = page.locator(f'#explore-triangle g.cell[data-i="0"][data-j="{n - 1}"]')
-            top.wait_for()
-            assert top.get_attribute("data-moves") == moves
-        else:
-            top = page.locator(f'#explore-v-triangle g.vcell[data-i="0"][data-j="{n - 1}"]')
-            top.wait_for()
-            assert top.locator("text.moves").text_content() == moves
+        page.wait_for_selector(
+            f'#explore-triangle svg[data-rules="{rules}"]'
+            if not rules.is_plain
+            else "#explore-triangle svg"
+        )
+        top = page.locator(f'#explore-triangle g.cell[data-i="0"][data-j="{n - 1}"]')
+        top.wait_for()
+        assert top.get_attribute("data-moves") == moves
 
     # Play: the hint at the start (the first seat to move) names the library's best moves.
     best_here = Position.start(row, rules=text).best_moves()
     assert best_here == expected
-    if rules.is_plain:
-        page.evaluate("hash => { location.hash = hash; }", address("play", text, row))
-        page.wait_for_selector('#view-play[data-state="your-turn"]')
-        page.click("#play-hint")
-        hint = page.locator("#play-hint-text")
-        page.wait_for_function("document.querySelector('#play-hint-text').textContent !== ''")
-    else:
-        page.evaluate("hash => { location.hash = hash; }", address("play", text, row, "&seat=0"))
-        page.wait_for_selector('#play-variant[data-state="your-turn"]')
-        page.click("#pv-hint")
-        hint = page.locator("#pv-hint-text")
-        page.wait_for_function("document.querySelector('#pv-hint-text').textContent !== ''")
-        assert hint.text_content().startswith(f"Best: {', or '.join(said)}. ")
+    page.evaluate("hash => { location.hash = hash; }", address("play", text, row, "&seat=0"))
+    page.wait_for_selector('#view-play[data-state="your-turn"]')
+    page.click("#play-hint")
+    hint = page.locator("#play-hint-text")
+    wait_js(page, "document.querySelector('#play-hint-text').textContent !== ''")
+    assert hint.text_content().startswith(f"Best: {', or '.join(said)}.")
     assert hint.get_attribute("data-moves") == " ".join(best_here)

@@ -8,8 +8,9 @@ Schema can state them: moves (or a highlighted line) longer than the row, and a 
 whose low end is above its high end; the moves of a line under other rules (which moves
 exist depends on ``rules``: ``L2`` under ``take:2``, ``B`` under ``both-ends``, a slice
 first for the pizza); and the text of a game record (headers, a coins line,
-a moves line) has a grammar no pattern of reasonable size states. A schema-valid request
-refused for one of those, and only those, is accepted by this test.
+a moves line) has a grammar no pattern of reasonable size states; the move shown (``ply``) of a
+line, the person's seat among the rules' seats, and an opponent that plays the rules. A
+schema-valid request refused for one of those, and only those, is accepted by this test.
 
 Bounded and reproducible: a fixed seed and a few examples per operation.
 """
@@ -51,6 +52,12 @@ CROSS_FIELD = re.compile(
     r"|the rules \S+ seat \d+ players, not \d+"
     r"|at least one seat must be a person's"
     r"|seat \d+ is not a free seat of this game"
+    r"|move \d+ is '.*'; moves are L \(take the left coin\) or R"
+    # /api/play: the move shown is one of the line's; the seat one of the rules' seats; the
+    # opponent a strategy that plays the rules
+    r"|ply \d+ is beyond the \d+ moves given"
+    r"|seat \d+: the rules .* seat \d+"
+    r"|strategy '.*' plays the plain game only, .*"
     r")"
 )
 

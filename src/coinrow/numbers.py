@@ -676,6 +676,16 @@ class ValueSpec:
             raise InvalidOptionError("no coin values given: use a range such as 1-9 or a list")
         return cls(text, choices=choices)
 
+    def row_seconds(self, n: int) -> float:
+        """Estimated seconds of :meth:`row` for ``n`` coins (O(choices)): drawing and
+        writing each coin, about 50 ns per character of the widest value and 0.5 us a coin.
+
+        >>> ValueSpec.parse("1-9").row_seconds(1_000_000) < 1
+        True
+        """
+        widest = max(len(str(value)) for value in (*self.choices, self.low, self.high))
+        return n * (widest + 10) * 50e-9
+
     def row(self, n: int, rng: random.Random) -> list[Value]:
         """A random row of ``n`` coins (O(n)).
 

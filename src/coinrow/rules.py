@@ -342,6 +342,7 @@ class Rules:
             "circle": self.circle,
             "score_word": self.score_word,
             "lowest_wins": self.lowest_wins,
+            "positions": self.positions,
         }
 
     def describe(self) -> str:

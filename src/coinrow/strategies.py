@@ -627,6 +627,29 @@ def play(
     return game
 
 
+def answer(game: Game, strategy: Strategy, *, seat: int | None) -> tuple[str, ...]:
+    """Play ``strategy`` on ``game`` (in place) for every seat but ``seat`` while one of them
+    is to move, and return the moves it played: a computer's answer to a person at ``seat``
+    (``None``: people sit at every seat, so nothing is played). O(moves played x the
+    strategy's cost per move).
+
+    >>> game = Game([8, 15, 3, 7], "R")
+    >>> answer(game, Optimal(), seat=0), game.line
+    (('L',), 'RL')
+    >>> game = Game([1, 2, 3, 4, 5], rules="players:3")
+    >>> answer(game, greedy, seat=2), game.position.seat
+    (('R', 'R'), 2)
+    """
+    played: list[str] = []
+    if seat is None:
+        return ()
+    while not game.position.is_over and game.position.seat != seat:
+        move = strategy(game.position)
+        game.push(move)
+        played.append(game.moves[-1])
+    return tuple(played)
+
+
 @exact_row
 def greedy_total(coins: Sequence[Value]) -> Value:
     """What the first player gets by greedy (larger end) play against an optimal opponent

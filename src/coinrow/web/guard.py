@@ -14,6 +14,8 @@ them.
 - :func:`die_with_parent`: a server process of ``coinrow serve --workers N`` gets SIGTERM
   when the supervisor that started it dies, even by SIGKILL (Linux ``PR_SET_PDEATHSIG``).
 - :func:`most_workers`: how many server processes this machine can run (cores, memory).
+- :class:`RequestGuard` (ASGI middleware): what every request may cost (its body, its answer,
+  its work), answering inline or in a worker process.
 """
 
 from __future__ import annotations
@@ -30,7 +32,10 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
+from ..engines import duration_text
 from ..errors import InvalidOptionError
+from .limits import INLINE, INLINE_BODY, INLINE_SECONDS, REQUEST_SECONDS, TO_WORKER, Limits
+from .workers import Answer, WorkerPool, error_answer
 
 #: The page's policy: scripts, styles, fonts and fetches from the server only (no inline
 #: script or style, no eval); images also as data: and blob: URLs (the PNG download draws
@@ -388,3 +393,185 @@ def is_wildcard(host: str) -> bool:
         return ipaddress.ip_address(host).is_unspecified
     except ValueError:
         return False
+
+
+class RequestGuard:
+    """ASGI middleware bounding what every request may cost (O(1) per chunk):
+
+    - the body: over ``body_bytes`` refused with 413 (from ``Content-Length`` before
+      anything is read, or as soon as the bytes received pass it); a body that stops
+      arriving for ``body_seconds`` with 408 (a POST whose content type is not JSON gets
+      415 from its route);
+    - the answer: one over ``response_bytes`` is replaced by a 422 saying so;
+    - the work: with a ``pool``, an API request with a large body, or whose work the
+      library estimates over :data:`INLINE_SECONDS`, is answered by a worker process (time
+      and memory limits, killed when the client disconnects); without one (inside a worker
+      process) everything runs here with ``request_seconds``.
+    """
+
+    def __init__(self, app: ASGIApp, limits: Limits, pool: WorkerPool | None) -> None:
+        self.app, self.limits, self.pool = app, limits, pool
+        self.budget = BodyBudget(total=limits.bodies_bytes, small=INLINE_BODY)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope["headers"])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limits.body_bytes):
+            await _send_answer(send, self._too_large())
+            return
+        api = scope["path"].startswith("/api/")
+        if not api:
+            await self.app(scope, receive, self._bounded(send))
+            return
+        # the bytes its body may take: its length, the most for a chunked one, else none
+        chunked = length is None and b"transfer-encoding" in headers
+        claim = self.limits.body_bytes if chunked else int(length or 0)
+        large = claim > INLINE_BODY
+        if self.pool is not None and large and self.pool.full():
+            await _send_answer(send, self.pool.busy_answer())  # before reading the body
+            return
+        if not self.budget.claim(claim):
+            await _send_answer(send, self._bodies_full())  # before reading the body
+            return
+        try:
+            await self._answer(scope, receive, send)
+        finally:
+            self.budget.release(claim)
+
+    async def _answer(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Read the body (its bytes claimed) and answer, inline or by a worker process."""
+        body = await self._read_body(receive, send)
+        if body is None:
+            return
+        if self.pool is None:
+            REQUEST_SECONDS.set(float(self.limits.request_seconds))
+            await self.app(scope, _replay(body, receive), self._bounded(send))
+            return
+        if len(body) <= INLINE_BODY:
+            REQUEST_SECONDS.set(INLINE_SECONDS)
+            INLINE.set(True)
+            answer = await _collect(self.app, scope, _replay(body, receive))
+            if not any(key == TO_WORKER for key, _ in answer[1]):
+                await _send_answer(send, self._bound_answer(answer))
+                return
+        pooled = await self.pool.answer(dict(scope), body, _disconnect(receive))
+        if pooled is not None:
+            await _send_answer(send, self._bound_answer(pooled))
+
+    async def _read_body(self, receive: Receive, send: Send) -> bytes | None:
+        """The whole body, or None once a 408 or 413 has been sent."""
+        chunks, size = [], 0
+        deadline = asyncio.get_running_loop().time() + self.limits.body_seconds
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(left, 0.001))
+            except TimeoutError:
+                await _send_answer(
+                    send,
+                    error_answer(
+                        408,
+                        "the request body did not arrive within "
+                        f"{duration_text(self.limits.body_seconds)}",
+                        {"connection": "close"},
+                    ),
+                )
+                return None
+            if message["type"] == "http.disconnect":
+                return None
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limits.body_bytes:
+                await _send_answer(send, self._too_large())
+                return None
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                return b"".join(chunks)
+
+    def _bodies_full(self) -> Answer:
+        return error_answer(
+            503,
+            "the server is holding as many request bodies as it may "
+            f"({self.limits.bodies_bytes:,} bytes); try again in a moment",
+            {"retry-after": "1", "connection": "close"},
+        )
+
+    def _too_large(self) -> Answer:
+        return error_answer(
+            413,
+            f"the request body is over the limit of {self.limits.body_bytes:,} bytes",
+            {"connection": "close"},
+        )
+
+    def _bound_answer(self, answer: Answer) -> Answer:
+        """The answer, or a 422 in its place when it is over ``response_bytes``."""
+        if len(answer[2]) <= self.limits.response_bytes:
+            return answer
+        return error_answer(422, self._response_refusal(len(answer[2])))
+
+    def _response_refusal(self, size: int) -> str:
+        return (
+            f"the answer would be {size:,} bytes, over the limit of "
+            f"{self.limits.response_bytes:,} bytes; ask for fewer or shorter coins"
+        )
+
+    def _bounded(self, send: Send) -> Send:
+        """``send`` refusing a response whose ``Content-Length`` is over the limit."""
+        refused = False
+
+        async def bounded_send(message: Message) -> None:
+            nonlocal refused
+            if message["type"] == "http.response.start":
+                length = dict(message.get("headers", [])).get(b"content-length", b"0")
+                if length.isdigit() and int(length) > self.limits.response_bytes:
+                    refused = True
+                    await _send_answer(send, error_answer(422, self._response_refusal(int(length))))
+                    return
+            if not refused:
+                await send(message)
+
+        return bounded_send
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` giving the body already read, then the client's own messages."""
+    given = False
+
+    async def replay() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return replay
+
+
+async def _disconnect(receive: Receive) -> None:
+    """Return when the client disconnects."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _collect(app: ASGIApp, scope: Scope, receive: Receive) -> Answer:
+    """Run a request and collect its response instead of sending it."""
+    status, headers, chunks = 500, [], []
+
+    async def send(message: Message) -> None:
+        nonlocal status, headers
+        if message["type"] == "http.response.start":
+            status, headers = message["status"], list(message.get("headers", []))
+        elif message["type"] == "http.response.body":
+            chunks.append(bytes(message.get("body", b"")))
+
+    await app(scope, receive, send)
+    return status, headers, b"".join(chunks)
+
+
+async def _send_answer(send: Send, answer: Answer) -> None:
+    status, headers, body = answer
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -2,7 +2,7 @@
 
 Request models are built per app by :func:`request_models`, because their limits (most coins,
 longest line of moves) are settings. Coins are declared loosely (``Any`` with a hand-written
-JSON schema) and checked by :func:`coinrow.web.app.read_row` with the library's own parser,
+JSON schema) and checked by :func:`coinrow.web.inputs.read_row` with the library's own parser,
 so a bad coin gets the library's message naming its position. Response models only document
 the responses (the endpoints return the library's ``to_dict()`` documents as they are); the
 tests check that every response matches them.
@@ -236,6 +236,38 @@ def request_models(
             'under both-ends "LBR"; the pizza\'s first slice (0-based) first, "3 LRL".',
         )
         rules: StrictStr = rules_field(PLAY_RULES_PATTERN, PLAY_RULES_KINDS)
+        ply: Annotated[
+            StrictInt | None,
+            Field(
+                ge=0,
+                le=8 * play_coins,
+                description="Show the game after this many of its moves (a review); default: all.",
+            ),
+            BeforeValidator(_integral),
+        ] = None
+        seat: Annotated[
+            StrictInt | None,
+            Field(
+                ge=0,
+                le=63,
+                description="The person's 0-based seat: the computer answers for every other "
+                "seat when the game is shown at its end; null (default): people at every seat.",
+            ),
+            BeforeValidator(_integral),
+        ] = None
+        picture: StrictBool = Field(
+            True,
+            description="Send the library's picture of the position (svg); false saves its "
+            "drawing (O(n^2)) when it is not shown.",
+        )
+        opponent: StrictStr = Field(
+            "optimal",
+            max_length=100,
+            json_schema_extra={"pattern": STRATEGY_PATTERN},
+            description="The computer's strategy (a level's strategy from /api/levels: optimal, "
+            "greedy, random, and in the plain game every built-in of /api/strategies).",
+        )
+        seed: Seed = None
 
     return RequestModels(
         SolveRequest, TableRequest, StepsRequest, MoveRequest, AnalyzeRequest, PlayRequest
@@ -273,7 +305,14 @@ class RulesData(BaseModel):
     circle: bool
     score_word: str
     lowest_wins: bool
+    positions: bool = Field(
+        description="A game under these rules can be played and reviewed position by position "
+        "(/api/play takes them); false: they can be solved only."
+    )
     syntax: str = Field(description="The text form with its parameters named (take:K).")
+    pattern: str = Field(
+        description="A regular expression (no anchors) of the text forms this server takes."
+    )
 
 
 class RulesResponse(BaseModel):
@@ -317,6 +356,10 @@ class SolveResponse(BaseModel):
         None,
         description="The pizza only: for each first slice (0-based), the first player's "
         "margin (first minus second) with best play after it.",
+    )
+    svg: str | None = Field(
+        None,
+        description="The pizza's ring (coinrow.svg.ring) for rows of up to table_coins slices.",
     )
     tie_break: Literal["left", "right", "spite"] | None = Field(
         description="The tie-break of players:P, else null."
@@ -367,13 +410,14 @@ class VariantCellData(BaseModel):
 
 
 class VariantTableResponse(BaseModel):
-    """What ``coinrow table --rules R --json`` prints (no picture: the page draws the cells)."""
+    """What ``coinrow table --rules R --json`` prints, and the library's SVG triangle."""
 
     rules: str
     coins: list[Exact]
     margin: Exact
     line: str
     cells: list[VariantCellData]
+    svg: str = Field(description="The triangle (coinrow.svg.variant_triangle), highlighted.")
 
 
 class LegalMoveData(BaseModel):
@@ -390,6 +434,7 @@ class PlayedMoveData(BaseModel):
     seat: int = Field(description="The mover's 0-based seat.")
     player: str = Field(description='"first", "second", or "player K" with more players.')
     move: str
+    words: str = Field(description="The move in plain words (coinrow.Rules.move_words).")
     indices: list[int]
     gain: Exact
     totals: list[Exact]
@@ -408,6 +453,14 @@ class ReviewedMoveData(BaseModel):
     loss: Exact = Field(description="What the move cost its player, in what the rules score.")
     label: Literal["best", "inaccuracy", "mistake", "blunder"]
     totals: list[Exact] | None = None
+
+
+class PlayPointData(BaseModel):
+    """The evaluation after ``ply`` moves: every player's final total with best play."""
+
+    ply: int
+    totals: list[Exact]
+    margin: Exact | None = Field(description="First minus second (two players), else null.")
 
 
 class PlayResponse(BaseModel):
@@ -438,10 +491,28 @@ class PlayResponse(BaseModel):
         description="Once the game is over, the 0-based seats of the winners (the smallest "
         "total in the misère game, else the largest); null before."
     )
-    review: list[ReviewedMoveData] | None = Field(
-        description="Once the game is over, every move judged under the rules (the analysis's "
-        "moves: best moves, loss, label); null before."
+    review: list[ReviewedMoveData] = Field(
+        description="Every move of the line judged under the rules (the analysis's moves: "
+        "best moves, loss, label)."
     )
+    summary: dict[str, Any] = Field(
+        description="Each player's moves: losses, labels, accuracy, totals (the analysis's)."
+    )
+    ply: int = Field(description="The moves shown: the position is after this many moves.")
+    over: bool = Field(description="Every coin is taken at the end of the line.")
+    replies: list[str] = Field(description="The moves the computer added to the line.")
+    cell: list[int] | None = Field(
+        description="The position's cell [lo, hi] in the triangle of subgames, if it has one."
+    )
+    evaluation: list[PlayPointData] = Field(
+        description="Before the first move and after every move of the line: every player's "
+        "final total with best play from there, and the margin (two players)."
+    )
+    svg: str | None = Field(
+        description="The library's picture of the position (coinrow.svg): the triangle of "
+        "subgames with the moves played highlighted, or the pizza's ring; null without one."
+    )
+    picture_note: str = Field(description="Why there is no picture; empty when there is one.")
 
 
 class MoveResponse(BaseModel):
@@ -638,10 +709,16 @@ def page_request_models(analyze_coins: int) -> PageRequestModels:
 
     class RecordRequest(Strict):
         coins: coins_field(analyze_coins)  # type: ignore[valid-type]
-        moves: moves_field(analyze_coins) = ""  # type: ignore[valid-type]
+        moves: StrictStr = Field(
+            "",
+            max_length=8 * analyze_coins,
+            pattern=VARIANT_LINE_PATTERN,
+            description="The moves played, as one line of the rules' moves (LRL, L2 R1).",
+        )
         players: StrictStr | None = Field(
             None, max_length=200, description='The "players" header, e.g. "you vs Casual".'
         )
+        rules: StrictStr = rules_field(PLAY_RULES_PATTERN, PLAY_RULES_KINDS)
 
     class RecordReadRequest(Strict):
         text: StrictStr = Field(
@@ -696,6 +773,7 @@ class RecordReadResponse(BaseModel):
     moves: str
     headers: dict[str, str]
     records: int = Field(description="How many records the text held (the first is returned).")
+    rules: str = Field(description="The game's rules (its rules header; plain without one).")
 
 
 class LevelData(BaseModel):

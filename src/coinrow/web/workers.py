@@ -1,14 +1,15 @@
 """Worker processes that answer the web app's costly requests, and can really be stopped.
 
-A request the app does not answer inline (:mod:`coinrow.web.app` decides: a large body, or
-work the library estimates over a few milliseconds) goes to a :class:`WorkerPool`: a few
-processes, each running the same app with the same limits, each answering one request at a
-time. Each process has an address-space limit (``RLIMIT_AS``: its size when started plus
-the memory limit of one request); the parent waits at most the time limit, and kills the
-process (SIGKILL) when the time is up or the client has gone, starting a fresh one for the
-next request. Requests wait in a bounded queue; past it they are refused at once with 503.
-So a request never runs longer than its limit, never grows past its memory, and never keeps
-a core busy for a client that left, while the event loop stays free for small requests.
+A request the app does not answer inline (:class:`coinrow.web.guard.RequestGuard` decides: a
+large body, or work the library estimates over a few milliseconds) goes to a
+:class:`WorkerPool`: a few processes, each running the same app with the same limits, each
+answering one request at a time. Each process has an address-space limit (``RLIMIT_AS``: its
+size when started plus the memory limit of one request); the parent waits at most the time
+limit, and kills the process (SIGKILL) when the time is up or the client has gone, starting a
+fresh one for the next request. Requests wait in a bounded queue; past it they are refused at
+once with 503. So a request never runs longer than its limit, never grows past its memory, and
+never keeps a core busy for a client that left, while the event loop stays free for small
+requests.
 """
 
 from __future__ import annotations

@@ -34,13 +34,14 @@ const ctx = {
     errorBox.textContent = "";
     input.removeAttribute("aria-invalid");
   },
-  // The rules of the game as text ("plain", "take:2", ...): see rules.js.
+  // The rules of the game as text (name:parameter) and their /api/rules entry: see rules.js.
   rules: () => rules.text(),
-  rulesKind: () => rules.kind(),
+  rulesInfo: () => rules.info(),
+  defaultRules: () => rules.isDefault(),
   // The address of a view with its state, or null when the row is too long for a link.
   link(view, params = null) {
     const state = params || (views[view].params ? views[view].params() : {});
-    const ruled = RULED.includes(view) && rules.text() !== "plain" ? { rules: rules.text() } : {};
+    const ruled = RULED.includes(view) && !rules.isDefault() ? { rules: rules.text() } : {};
     const query = new URLSearchParams({ coins: ctx.text(), ...ruled, ...state });
     const text = `#${view}?${query.toString().replace(/\+/g, "%20")}`;
     return text.length <= LINK_LIMIT ? text : null;
@@ -55,10 +56,11 @@ const ctx = {
     const link = ctx.link(view);
     history.replaceState(null, "", link || `#${view}`);
   },
-  // A row from a plain-game feature (a puzzle, a record, a "why not" row): plain rules.
-  load(text, view = "solve", params = null) {
+  // A row from another feature (a puzzle, a record, a "why not" row), under the given rules
+  // (default: the plain game's).
+  load(text, view = "solve", params = null, rulesText = null) {
     input.value = text;
-    rules.set("plain");
+    rules.set(rulesText);
     go(view, params);
   },
   go: (view, params) => go(view, params),
@@ -83,6 +85,7 @@ function activate(view, params = null) {
   }
   active = view;
   document.body.dataset.view = view;
+  rules.offerFor(view);
   ctx.clearError();
   showDecimals(/\d\.\d|\.\d/.test(ctx.text()));
   views[view].show(ctx.text(), params);
@@ -91,7 +94,7 @@ function activate(view, params = null) {
 // What each address parameter may hold (the row, `coins`, is checked by the server). A link
 // is data: a bad value is dropped, so the view uses its default, and a short notice says so.
 const PARAMS = {
-  rules: /^(?:plain|circular|misere|stone-game-vii|both-ends|take:(?:any|[1-9]\d{0,6})|reply:greedy|players:\d{1,2}(?::(?:left|right|spite))?)$/,
+  rules: { test: (text) => rules.valid(text) }, // the patterns of /api/rules
   show: /^(?:total|margin|first)$/,
   best: /^[01]$/,
   cell: /^\d{1,4},\d{1,4}$/,
@@ -125,7 +128,7 @@ function route() {
   const [view, query] = location.hash.replace(/^#/, "").split("?");
   const params = checkedParams(view, Object.fromEntries(new URLSearchParams(query || "")));
   if (params.coins) input.value = params.coins;
-  if (RULED.includes(view || "solve")) rules.set(params.rules || "plain");
+  if (RULED.includes(view || "solve")) rules.set(params.rules || null);
   delete params.coins;
   delete params.rules;
   activate(view || "solve", Object.keys(params).length ? params : null);
@@ -209,7 +212,7 @@ for (const button of document.querySelectorAll("button.load")) {
     const strategy = button.dataset.strategy;
     try {
       const duel = await post("duel", { coins: button.dataset.coins, first: strategy, second: "optimal" });
-      ctx.load(button.dataset.coins, "play", { opponent: strategy, seat: "second", moves: duel.line, ply: "0" });
+      ctx.load(button.dataset.coins, "play", { opponent: strategy, seat: "1", moves: duel.line, ply: "0" });
     } catch (error) {
       ctx.error(error.message, { row: false });
     }
@@ -219,11 +222,12 @@ for (const button of document.querySelectorAll("button.load")) {
 window.addEventListener("popstate", route);
 
 for (const module of Object.values(views)) module.init(ctx);
-rules.init(() => go(RULED.includes(active) ? active : "solve"), (message) => ctx.error(message, { row: false }));
 get("limits")
   .then((limits) => {
     Object.assign(ctx.limits, limits);
     document.getElementById("random-n").max = String(limits.random_coins);
   })
   .catch(() => {});
-route();
+rules.init(() => go(RULED.includes(active) ? active : "solve"))
+  .catch((error) => ctx.error(error.message, { row: false }))
+  .finally(route);

@@ -1,43 +1,40 @@
-// Play: a game against an opponent level or a friend on the same device, with a review like
-// lichess's: a move list to click through (during and after the game), undo and redo, the last
-// move marked, and the evaluation chart with mistakes marked. The server is stateless: every
-// request sends the coins and the moves, and answers with the position, the strategy's move,
-// the best moves and the totals; /api/review gives the analysis and the evaluation series.
-import { approx, fmt, get, post } from "./api.js";
-import * as variant from "./playrules.js";
+// Play: one view for every rules. A game against an opponent level or friends on the same
+// device, with a review like lichess's: a move list to click through, undo and redo, the
+// last move marked, the evaluation chart with mistakes marked, records and share links.
+// The server is stateless and holds the game logic: each step is one /api/play call with the
+// coins, the rules, the moves, the move shown (ply), your seat and the opponent; it answers
+// with the position, the computer's replies, the legal moves and their words, the best moves,
+// the totals, every move's review, the evaluation after every move and the library's SVG.
+import { approx, fmt, get, moveWords, post } from "./api.js";
+import { mountRing } from "./picture.js";
 import { mountTriangle } from "./triangle.js";
 
-const DELAY = 250; // ms before the computer's move is shown
 const FRIEND = "friend";
 const BOARD_ALL = 24; // longer rows show the two ends of what is left, not every coin
 const BOARD_END = 6;
 let ctx;
 const $ = (id) => document.getElementById(id);
 const game = {
-  text: null, coins: [], moves: "", ply: 0, seat: "first", opponent: "optimal", seed: 0,
-  info: null, token: 0, review: null, reviewFor: null, revealed: false,
+  key: null, moves: [], line: null, ply: 0, seat: 0, opponent: "optimal", seed: 0, data: null, token: 0,
+  revealed: false, hinted: [], pictured: true,
 };
 const about = new Map();
-let levelsReady = null; // the levels are asked for when Play is first shown
-
-// Under other rules than the plain game's, playrules.js runs the Play tab.
-const ruled = () => ctx.rules() !== "plain";
+let levelsFor = null; // the rules whose levels fill the opponent list
 
 export function init(context) {
   ctx = context;
-  variant.init(context);
-  $("play-new").addEventListener("click", () => newGame(ctx.text()));
-  $("play-seat").addEventListener("change", () => newGame(ctx.text()));
-  $("play-strategy").addEventListener("change", () => newGame(ctx.text()));
-  $("play-left").addEventListener("click", () => human("L"));
-  $("play-right").addEventListener("click", () => human("R"));
+  $("play-new").addEventListener("click", () => newGame());
+  $("play-seat").addEventListener("change", () => newGame());
+  $("play-strategy").addEventListener("change", () => newGame());
   $("play-hint").addEventListener("click", () => showHint());
   $("play-undo").addEventListener("click", () => undo());
   $("play-redo").addEventListener("click", () => redo());
-  $("play-board").addEventListener("click", (event) => {
-    const button = event.target.closest("button.coin");
-    if (button && !button.disabled) human(button.dataset.move);
-  });
+  for (const id of ["play-board", "play-choices"]) {
+    $(id).addEventListener("click", (event) => {
+      const button = event.target.closest("button[data-move]");
+      if (button && !button.disabled) human(button.dataset.move);
+    });
+  }
   $("play-moves").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-ply]");
     if (button) goTo(Number(button.dataset.ply));
@@ -49,11 +46,13 @@ export function init(context) {
   $("play-hide-eval").addEventListener("change", () => {
     game.revealed = false;
     applyEval();
+    render();
     ctx.update("play");
   });
   $("play-show-eval").addEventListener("click", () => {
     game.revealed = true;
     applyEval();
+    refresh(); // with the picture, which a hidden evaluation does not ask for
   });
   $("play-export").addEventListener("click", exportRecord);
   $("play-import-open").addEventListener("click", () => {
@@ -67,138 +66,174 @@ export function init(context) {
   $("play-import-go").addEventListener("click", importRecord);
 }
 
-async function loadLevels() {
-  const select = $("play-strategy");
-  try {
-    const data = await get("levels");
-    select.replaceChildren();
-    for (const level of data.levels) {
-      const option = new Option(level.name, level.strategy);
-      const description = `${level.description}. Measured: loses ${fmt(level.loss)} points a game `
-        + "on average against perfect play";
-      about.set(level.strategy, description);
-      select.append(option);
-    }
-  } catch (error) {
-    // An older server without levels: the strategies by name.
-    try {
-      const data = await get("strategies");
-      select.replaceChildren();
-      for (const strategy of data.strategies) {
-        select.append(new Option(strategy.name, strategy.name));
-        about.set(strategy.name, strategy.description);
-      }
-    } catch (again) {
-      ctx.error(again.message, { row: false });
-    }
-  }
-  select.append(new Option("A friend on this device (two players)", FRIEND));
-  about.set(FRIEND, "Pass and play: both players move on this device; the analysis covers both.");
-  select.value = game.opponent;
-  if (select.value !== game.opponent) {
-    const option = new Option(game.opponent, game.opponent);
-    select.append(option);
-    select.value = game.opponent;
-  }
-  $("play-about").textContent = about.get(select.value) || "";
-}
-
-export function params() {
-  if (ruled()) return variant.params();
-  const state = { opponent: game.opponent, seat: game.seat, seed: String(game.seed) };
-  if (game.moves) state.moves = game.moves;
-  if (game.ply !== game.moves.length) state.ply = String(game.ply);
-  if ($("play-hide-eval").checked) state.hide = "1";
-  return state;
-}
-
-export async function show(text, restore = null) {
-  $("play-variant").hidden = !ruled();
-  $("play-plain").hidden = ruled();
-  if (ruled()) {
-    hide();
-    variant.show(text, restore);
-    return;
-  }
-  variant.hide();
-  if (!levelsReady) levelsReady = loadLevels();
-  await levelsReady;
-  if (restore) {
-    game.opponent = restore.opponent || "optimal";
-    game.seat = restore.seat === "second" ? "second" : "first";
-    $("play-seat").value = game.seat;
-    setOpponent(game.opponent);
-    $("play-hide-eval").checked = restore.hide === "1";
-    game.text = text;
-    game.moves = /^[LR]*$/.test(restore.moves || "") ? restore.moves || "" : "";
-    const ply = restore.ply === undefined ? game.moves.length : Number(restore.ply);
-    game.ply = Number.isInteger(ply) ? Math.max(0, Math.min(game.moves.length, ply)) : game.moves.length;
-    game.seed = Number(restore.seed) || Math.floor(Math.random() * 2 ** 31);
-    game.revealed = false;
-    game.review = null;
-    game.reviewFor = null;
-    applyEval();
-    refresh();
-    return;
-  }
-  if (text !== game.text) newGame(text);
-  else if (!["your-turn", "over", "review"].includes($("view-play").dataset.state)) refresh();
-}
-
-function setOpponent(name) {
-  const select = $("play-strategy");
-  select.value = name;
-  if (select.value !== name) {
-    select.append(new Option(name, name));
-    select.value = name;
-  }
-  $("play-about").textContent = about.get(name) || "";
-}
-
-export function hide() {
-  game.token += 1; // drop answers and the pending computer move; show() resumes the game
-  variant.hide();
-}
-
-export function key(name) {
-  if (ruled()) return variant.key(name);
-  const state = $("view-play").dataset.state;
-  const moving = state === "your-turn";
-  const actions = {
-    ArrowLeft: () => (moving ? human("L") : goTo(game.ply - 1)),
-    ArrowRight: () => (moving ? human("R") : goTo(game.ply + 1)),
-    h: showHint,
-    u: undo,
-    r: redo,
-  };
-  if (!(name in actions)) return false;
-  actions[name]();
-  return true;
+// The line of moves as the library writes it (the server's `line`), or the moves apart.
+function line() {
+  return game.line !== null ? game.line : game.moves.join(" ");
 }
 
 function friend() {
   return game.opponent === FRIEND;
 }
 
-function newGame(text) {
-  game.text = text;
-  game.moves = "";
+// The opponent levels that play these rules (GET /api/levels?rules=...), and a friend.
+async function loadLevels(rules) {
+  if (levelsFor === rules) return;
+  levelsFor = rules;
+  const select = $("play-strategy");
+  try {
+    const data = await get("levels", { rules });
+    select.replaceChildren();
+    for (const level of data.levels) {
+      select.append(new Option(level.name, level.strategy));
+      about.set(level.strategy, `${level.description}. Measured in the plain game: loses `
+        + `${fmt(level.loss)} points a game on average against perfect play.`);
+    }
+  } catch (error) {
+    levelsFor = null;
+    ctx.error(error.message, { row: false });
+  }
+  select.append(new Option("Friends on this device (every seat)", FRIEND));
+  about.set(FRIEND, "Pass and play: every player moves on this device; the review covers all.");
+  setOpponent(game.opponent);
+}
+
+function setOpponent(name) {
+  const select = $("play-strategy");
+  select.value = name;
+  if (select.value !== name) select.value = select.options[select.options.length - 2]?.value || FRIEND;
+  game.opponent = select.value;
+  $("play-about").textContent = about.get(game.opponent) || "";
+}
+
+function seatOptions(players) {
+  const select = $("play-seat");
+  const names = players === 2 ? ["first", "second"] : Array.from({ length: players }, (_, k) => `player ${k + 1}`);
+  if (select.options.length !== names.length || select.options[0].textContent !== names[0]) {
+    select.replaceChildren(...names.map((name, k) => new Option(name, String(k))));
+  }
+  if (game.seat >= players) game.seat = 0;
+  select.value = String(game.seat);
+}
+
+export function params() {
+  const state = { opponent: game.opponent, seat: String(game.seat), seed: String(game.seed) };
+  if (game.moves.length) state.moves = line();
+  if (game.ply !== game.moves.length) state.ply = String(game.ply);
+  if ($("play-hide-eval").checked) state.hide = "1";
+  return state;
+}
+
+function seatOf(text) {
+  if (text === "first") return 0;
+  if (text === "second") return 1;
+  const seat = Number(text);
+  return Number.isInteger(seat) && seat >= 0 ? seat : 0;
+}
+
+export async function show(text, restore = null) {
+  const info = ctx.rulesInfo();
+  const playable = !info || info.positions;
+  $("play-unplayable").hidden = playable;
+  $("play-game").hidden = !playable;
+  if (!playable) {
+    $("play-unplayable").textContent = `${info.title} cannot be played move by move here yet: `
+      + "a position of these rules is more than the coins left. Solve shows its answer.";
+    $("view-play").dataset.state = "unplayable";
+    return;
+  }
+  const key = `${ctx.rules()}|${text}`;
+  await loadLevels(ctx.rules());
+  seatOptions(info ? info.players : 2);
+  if (restore) {
+    game.key = key;
+    game.seat = seatOf(restore.seat);
+    seatOptions(info ? info.players : 2);
+    setOpponent(restore.opponent || "optimal");
+    $("play-hide-eval").checked = restore.hide === "1";
+    game.moves = (restore.moves || "").split(/\s+/).filter(Boolean); // the server reads the line
+    game.line = restore.moves || "";
+    game.ply = restore.ply === undefined ? null : Number(restore.ply); // null: the whole line
+    game.seed = Number(restore.seed) || Math.floor(Math.random() * 2 ** 31);
+    game.revealed = false;
+    refresh();
+    return;
+  }
+  if (key !== game.key) newGame();
+  else if (game.data) render();
+}
+
+export function hide() {
+  game.token += 1; // drop answers on their way; show() resumes the game
+}
+
+function newGame() {
+  game.key = `${ctx.rules()}|${ctx.text()}`;
+  game.moves = [];
+  game.line = null;
   game.ply = 0;
-  game.seat = $("play-seat").value;
-  game.opponent = $("play-strategy").value;
+  game.seat = Number($("play-seat").value) || 0;
+  game.opponent = $("play-strategy").value || "optimal";
   game.seed = Math.floor(Math.random() * 2 ** 31);
   game.revealed = false;
-  game.review = null;
-  game.reviewFor = null;
   $("play-about").textContent = about.get(game.opponent) || "";
-  $("play-analysis").hidden = true;
   $("play-record").hidden = true;
-  applyEval();
   refresh();
 }
 
+// One call: the position after game.ply moves; at the end of the line, the computer answers.
+async function refresh() {
+  const token = ++game.token;
+  setState("loading");
+  let data;
+  game.pictured = !evalHidden() || Boolean(ctx.rulesInfo() && ctx.rulesInfo().circle); // the ring is the board
+  try {
+    data = await post("play", {
+      coins: ctx.text(),
+      rules: ctx.rules(),
+      moves: line(),
+      ply: game.ply,
+      seat: friend() ? null : game.seat,
+      picture: game.pictured,
+      opponent: friend() ? "optimal" : game.opponent,
+      seed: game.seed,
+    });
+  } catch (error) {
+    if (token !== game.token) return;
+    ctx.error(error.message);
+    setState("error");
+    $("play-board").replaceChildren();
+    $("play-status").textContent = "This row cannot be played: fix it above and press Go.";
+    $("play-moves").replaceChildren();
+    return;
+  }
+  if (token !== game.token) return;
+  ctx.clearError();
+  game.data = data;
+  game.moves = data.moves;
+  game.line = data.line;
+  game.ply = data.ply;
+  game.hinted = [];
+  seatOptions(data.players);
+  ctx.update("play");
+  render();
+}
+
+function yours() {
+  const data = game.data;
+  return Boolean(data) && !data.finished && (friend() || data.seat === game.seat);
+}
+
+function setState(state) {
+  $("view-play").dataset.state = state;
+  const idle = ["your-turn", "over", "review"].includes(state);
+  $("play-hint").disabled = state !== "your-turn";
+  $("play-undo").disabled = !idle || undoTarget() === null;
+  $("play-redo").disabled = !idle || game.ply >= game.moves.length;
+}
+
 function evalHidden() {
-  const over = game.info && game.info.finished && game.ply === game.moves.length;
+  const data = game.data;
+  const over = data && data.over && game.ply === game.moves.length;
   return $("play-hide-eval").checked && !game.revealed && !over;
 }
 
@@ -208,181 +243,158 @@ function applyEval() {
   $("play-show-eval").hidden = !hidden;
 }
 
-function moverAt(index) {
-  return index % 2 === 0 ? "first" : "second";
+function seatClass(seat) {
+  return seat === 0 ? "first" : seat === 1 ? "second" : "other";
 }
 
-function setState(state) {
-  $("view-play").dataset.state = state;
-  const yours = state === "your-turn";
-  $("play-left").disabled = !yours;
-  $("play-right").disabled = !yours;
-  $("play-hint").disabled = !yours;
-  const idle = ["your-turn", "over", "review"].includes(state);
-  $("play-undo").disabled = !idle || undoTarget() === null;
-  $("play-redo").disabled = !idle || game.ply >= game.moves.length;
+function name(seat) {
+  const players = game.data ? game.data.players : 2;
+  if (friend()) return players === 2 ? ["First player", "Second player"][seat] : `Player ${seat + 1}`;
+  if (seat === game.seat) return "You";
+  return players === 2 ? "Computer" : `Computer (player ${seat + 1})`;
 }
 
-async function refresh() {
-  const token = ++game.token;
-  setState("loading");
-  let info;
-  try {
-    info = await post("move", {
-      coins: game.text,
-      moves: game.moves.slice(0, game.ply),
-      strategy: friend() ? "optimal" : game.opponent,
-      seed: game.seed,
-    });
-  } catch (error) {
-    if (token === game.token) {
-      ctx.error(error.message);
-      setState("error");
-      $("play-board").replaceChildren();
-      $("play-status").textContent = "This row cannot be played: fix it above and press Go.";
-      $("play-moves").replaceChildren();
-    }
+function render() {
+  const data = game.data;
+  if (!data) return;
+  if (!game.pictured && !evalHidden()) { // the evaluation shows again: ask for the picture
+    refresh();
     return;
   }
-  if (token !== game.token) return;
-  ctx.clearError();
-  game.info = info;
-  game.coins = info.coins;
-  ctx.update("play");
-  renderLink();
-  renderBoard();
-  renderScores();
-  renderTriangle(token);
-  $("play-hint-text").textContent = "";
   applyEval();
-  const atEnd = game.ply === game.moves.length;
-  if (info.finished) {
-    setState("over");
-  } else if (friend() || info.turn === game.seat) {
-    setState("your-turn");
-  } else if (atEnd) {
-    setState("computer");
-    setTimeout(() => {
-      if (token !== game.token) return;
-      game.moves += info.move;
-      game.ply = game.moves.length;
-      refresh();
-    }, DELAY);
-  } else {
-    setState("review");
-  }
-  status();
-  review(token);
+  setState(data.finished ? "over" : yours() ? "your-turn" : "review");
+  renderScores();
+  renderStatus();
+  renderBoard();
+  renderChoices();
+  renderPicture();
+  renderMoves();
+  renderChart();
+  renderAnalysis();
+  renderLink();
+  $("play-hint-text").textContent = "";
 }
 
-function name(player) {
-  if (friend()) return player === "first" ? "First player" : "Second player";
-  return player === game.seat ? "You" : "Computer";
+function renderScores() {
+  const data = game.data;
+  const box = $("play-scores");
+  box.replaceChildren();
+  data.totals.forEach((total, seat) => {
+    const card = document.createElement("div");
+    const won = data.finished && data.winners.includes(seat);
+    card.className = `score ${seatClass(seat)}${won ? " winner" : ""}${seat === data.seat ? " moving" : ""}`;
+    card.dataset.seat = String(seat);
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = `${name(seat)}${data.players > 2 && seat === game.seat && !friend() ? ` (player ${seat + 1})` : ""}`
+      + `${seat === data.seat ? " · to move" : ""}${won ? " · wins" : ""}`;
+    const points = document.createElement("span");
+    points.className = "points";
+    points.textContent = fmt(total);
+    const sub = document.createElement("span");
+    sub.className = "sub eval";
+    sub.append("best play from here: ");
+    const best = document.createElement("span");
+    best.className = "best";
+    best.textContent = fmt(data.best_totals[seat]);
+    sub.append(best);
+    card.append(who, points, sub);
+    box.append(card);
+  });
 }
 
-function side(move) {
-  return move === "L" ? "left" : "right";
-}
-
-function takenIndex(line, upto) {
-  let lo = 0;
-  let hi = game.coins.length - 1;
-  let index = -1;
-  for (const move of line.slice(0, upto)) {
-    index = move === "L" ? lo : hi;
-    if (move === "L") lo += 1;
-    else hi -= 1;
-  }
-  return index;
-}
-
-function status() {
-  const info = game.info;
+function renderStatus() {
+  const data = game.data;
   const parts = [];
   if (game.ply > 0) {
-    const move = game.moves[game.ply - 1];
-    const coin = fmt(game.coins[takenIndex(game.moves, game.ply)]);
-    const who = name(moverAt(game.ply - 1));
-    const verb = who === "You" ? "You took" : `${who} took`;
-    parts.push(`Move ${game.ply}: ${verb} the ${coin} (${side(move)} end).`);
+    const row = data.played[game.ply - 1];
+    const coins = row.indices.map((index) => data.coins[index]);
+    const who = name(row.seat);
+    parts.push(`Move ${game.ply}: ${who === "You" ? "you" : who} ${moveWords(row.words, coins).replace(/^take/, "took")}.`
+      .replace(/^(Move \d+: )you /, "$1You "));
   }
-  if (info.finished) {
-    const a = fmt(info[`${game.seat}_total`]);
-    const b = fmt(info[`${other(game.seat)}_total`]);
-    if (friend()) {
-      const winner = info.leader === "tie" ? "A tie." : `${name(info.leader)} wins.`;
-      parts.push(`Game over: first ${fmt(info.first_total)}, second ${fmt(info.second_total)}. ${winner}`);
-    } else {
-      const verdict = info.leader === "tie" ? "A tie." : info.leader === game.seat ? "You win!" : "The computer wins.";
-      parts.push(`Game over: you took ${a}, the computer ${b}. ${verdict}`);
-    }
-  } else if (friend() || info.turn === game.seat) {
-    const who = friend() ? `${name(info.turn)}'s turn` : "Your turn";
-    parts.push(info.lo === info.hi
-      ? `${who}: take the last coin.`
-      : `${who}: take the left coin (←) or the right coin (→).`);
-  } else if (game.ply < game.moves.length) {
-    parts.push("Reviewing: press → or Redo to go forward, or pick a move in the list.");
+  if (data.finished) {
+    const winners = data.winners;
+    const least = ctx.rulesInfo() && ctx.rulesInfo().lowest_wins ? " (the smallest total wins)" : "";
+    const totals = data.totals.map((total, seat) => `${name(seat).toLowerCase()} ${fmt(total)}`).join(", ");
+    if (winners.length > 1) parts.push(`Game over: ${totals}. A tie${least}.`);
+    else if (!friend() && winners[0] === game.seat) parts.push(`Game over: ${totals}. You win!${least}`);
+    else parts.push(`Game over: ${totals}. ${name(winners[0])} wins${least}.`);
+  } else if (yours()) {
+    parts.push(friend() ? `${name(data.seat)}'s turn.` : "Your turn.");
   } else {
-    parts.push("The computer is thinking…");
+    parts.push("Reviewing: press → or Redo to go forward, or pick a move in the list.");
   }
   $("play-status").textContent = parts.join(" ");
 }
 
-function other(seat) {
-  return seat === "first" ? "second" : "first";
+// Who took each coin up to the move shown: index -> [seat, move number].
+function owners() {
+  const owner = new Map();
+  game.data.played.slice(0, game.ply).forEach((row, k) => row.indices.forEach((index) => owner.set(index, [row.seat, k + 1])));
+  return owner;
+}
+
+function singleMoves() {
+  const moves = new Map(); // a coin's index -> the legal move that takes that coin alone
+  if (!yours()) return moves;
+  for (const legal of game.data.legal) {
+    if (legal.indices.length === 1 && !moves.has(legal.indices[0])) moves.set(legal.indices[0], legal.move);
+  }
+  return moves;
 }
 
 function renderBoard() {
-  const board = $("play-board");
-  const owners = new Map();
-  let lo = 0;
-  let hi = game.coins.length - 1;
-  const line = game.moves.slice(0, game.ply);
-  [...line].forEach((move, index) => {
-    owners.set(move === "L" ? lo : hi, [moverAt(index), index + 1]);
-    if (move === "L") lo += 1;
-    else hi -= 1;
-  });
-  const last = game.ply > 0 ? takenIndex(game.moves, game.ply) : -1;
-  const info = game.info;
-  const yours = !info.finished && (friend() || info.turn === game.seat);
-  const n = game.coins.length;
-  let shown = [...game.coins.keys()];
+  const data = game.data;
+  const circle = Boolean(data.svg) && data.cell === null && ctx.rulesInfo() && ctx.rulesInfo().circle;
+  $("play-board").hidden = circle;
+  $("play-ring").hidden = !circle;
+  const owner = owners();
+  const single = singleMoves();
+  const last = game.ply > 0 ? data.played[game.ply - 1].indices : [];
+  if (circle) {
+    renderRing(owner, single, last);
+    return;
+  }
+  const n = data.coins.length;
+  let shown = [...data.coins.keys()];
   let gap = null;
+  const left = data.remaining.length ? data.remaining[0] : n;
+  const right = data.remaining.length ? data.remaining[data.remaining.length - 1] : -1;
   if (n > BOARD_ALL) {
     // The ends of what is left, close together, with the coins just taken beside them.
-    const left = [];
-    for (let k = Math.max(0, lo - 1); k <= Math.min(hi, lo + BOARD_END - 1); k += 1) left.push(k);
-    const right = [];
-    for (let k = Math.max(lo + BOARD_END, hi - BOARD_END + 1); k <= Math.min(n - 1, hi + 1); k += 1) right.push(k);
-    const hidden = hi - lo + 1 - left.filter((k) => k >= lo).length - right.filter((k) => k <= hi).length;
-    shown = [...left, ...right.filter((k) => !left.includes(k))];
-    gap = hidden > 0 ? [left.length, hidden] : null;
+    const near = new Set();
+    for (let k = Math.max(0, left - 1); k <= Math.min(n - 1, left + BOARD_END - 1); k += 1) near.add(k);
+    for (let k = Math.max(0, right - BOARD_END + 1); k <= Math.min(n - 1, right + 1); k += 1) near.add(k);
+    shown = [...near].sort((a, b) => a - b);
+    const cut = shown.findIndex((k, i) => i > 0 && k > shown[i - 1] + 1);
+    gap = cut > 0 ? [cut, shown[cut] - shown[cut - 1] - 1] : null;
   }
   const buttons = shown.map((index) => {
-    const coin = game.coins[index];
+    const coin = data.coins[index];
     const button = document.createElement("button");
     button.type = "button";
     button.className = "coin";
     button.dataset.index = index;
     button.textContent = fmt(coin);
-    const owner = owners.get(index);
-    if (owner) {
-      const [player, move] = owner;
-      button.classList.add("taken", player);
-      if (index === last) button.classList.add("last");
+    const taken = owner.get(index);
+    const move = single.get(index);
+    if (taken) {
+      const [seat, number] = taken;
+      button.classList.add("taken", seatClass(seat));
+      if (last.includes(index)) button.classList.add("last");
       button.disabled = true;
-      button.title = `taken by ${friend() ? `the ${player} player` : player === game.seat ? "you" : "the computer"} at move ${move}${index === last ? " (the last move)" : ""}`;
+      button.title = `taken by ${name(seat).toLowerCase()} at move ${number}${last.includes(index) ? " (the last move)" : ""}`;
       button.setAttribute("aria-label", `${fmt(coin)}, ${button.title}`);
-    } else if (index === lo || index === hi) {
+    } else if (move) {
       button.classList.add("end");
-      button.dataset.move = index === lo ? "L" : "R";
-      button.disabled = !yours;
-      button.title = index === lo ? "take the left coin (←)" : "take the right coin (→)";
+      button.dataset.move = move;
+      const legal = data.legal.find((item) => item.move === move);
+      button.title = `${legal.words} (${move})`;
+      if (game.hinted.includes(move)) button.classList.add("hinted");
     } else {
       button.disabled = true;
-      button.title = "not at an end yet";
+      button.title = "not takeable now";
     }
     return button;
   });
@@ -392,50 +404,76 @@ function renderBoard() {
     span.textContent = `… ${gap[1].toLocaleString()} more coins …`;
     buttons.splice(gap[0], 0, span);
   }
-  board.replaceChildren(...buttons);
+  $("play-board").replaceChildren(...buttons);
 }
 
-function renderScores() {
-  const info = game.info;
-  // Each card wears the colour of its player's coins on the board.
-  const mine = friend() ? "first" : game.seat;
-  const theirs = other(mine);
-  $("play-you-card").className = `score ${mine}`;
-  $("play-cpu-card").className = `score ${theirs}`;
-  $("play-you-who").textContent = friend() ? "First player" : `You (${mine})`;
-  $("play-cpu-who").textContent = friend() ? "Second player" : `Computer (${theirs})`;
-  $("play-you").textContent = fmt(info[`${mine}_total`]);
-  $("play-cpu").textContent = fmt(info[`${theirs}_total`]);
-  $("play-you-best").textContent = fmt(info[`${mine}_guaranteed`]);
-  $("play-cpu-best").textContent = fmt(info[`${theirs}_guaranteed`]);
+function renderRing(owner, single, last) {
+  const ring = mountRing($("play-ring"), game.data.svg, (slice) => human(single.get(slice)));
+  for (const slice of ring.slices) {
+    const group = ring.group(slice);
+    const taken = owner.get(slice);
+    group.classList.remove("best"); // the ring's outlines are the evaluation: shown below
+    if (taken) {
+      group.classList.add("eaten", seatClass(taken[0]));
+      group.setAttribute("aria-label", `${ring.words(slice)}; eaten by ${name(taken[0]).toLowerCase()} at move ${taken[1]}`);
+    }
+    if (last.includes(slice)) group.classList.add("last");
+    const move = single.get(slice);
+    if (move) {
+      ring.activate(slice);
+      group.dataset.move = move;
+      if (game.hinted.includes(move)) group.classList.add("hinted");
+    }
+  }
 }
 
-async function renderTriangle(token) {
+// Every legal move as a button with the library's words (moves of several coins, both ends).
+function renderChoices() {
+  const data = game.data;
+  const box = $("play-choices");
+  box.replaceChildren();
+  if (!yours()) return;
+  for (const legal of data.legal) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.dataset.move = legal.move;
+    button.textContent = moveWords(legal.words, legal.indices.map((index) => data.coins[index]));
+    button.setAttribute("aria-label", `${legal.move}: ${button.textContent}`);
+    if (game.hinted.includes(legal.move)) button.classList.add("hinted");
+    box.append(button);
+  }
+}
+
+function renderPicture() {
+  const data = game.data;
   const box = $("play-triangle");
-  if (game.coins.length > ctx.limits.table_coins) {
-    box.innerHTML = `<p class="note">The triangle is drawn for rows of up to ${ctx.limits.table_coins} coins.</p>`;
+  const note = $("play-picture-note");
+  const ring = !$("play-ring").hidden;
+  box.hidden = !data.svg || ring;
+  if (!data.svg || ring) {
+    box.replaceChildren();
+    const legend = box.previousElementSibling;
+    if (legend && legend.classList.contains("triangle-legend")) legend.remove();
+    note.textContent = ring ? "" : data.picture_note;
+    note.hidden = ring || !data.picture_note;
     return;
   }
-  try {
-    const line = game.moves.slice(0, game.ply);
-    const data = await post("table", { coins: game.text, highlight: line || null });
-    if (token !== game.token) return;
-    const triangle = mountTriangle(box, data.svg);
-    const cell = triangle.cell(game.info.lo, game.info.hi);
+  note.hidden = true;
+  const triangle = mountTriangle(box, data.svg);
+  if (data.cell) {
+    const cell = triangle.cell(...data.cell);
     if (cell) cell.classList.add("current");
-  } catch (error) {
-    box.replaceChildren();
   }
 }
 
 function human(move) {
-  const info = game.info;
-  if (!info || info.finished || $("view-play").dataset.state !== "your-turn") return;
-  if (!friend() && info.turn !== game.seat) return;
+  if (!move || !yours() || $("view-play").dataset.state !== "your-turn") return;
+  if (!game.data.legal.some((legal) => legal.move === move)) return;
   if (game.moves[game.ply] === move) {
     game.ply += 1; // the move already played here: keep the rest of the line for redo
   } else {
-    game.moves = game.moves.slice(0, game.ply) + move;
+    game.moves = [...game.moves.slice(0, game.ply), move];
+    game.line = null;
     game.ply = game.moves.length;
     $("play-record").hidden = true;
   }
@@ -450,29 +488,26 @@ function goTo(ply) {
 }
 
 function showHint() {
-  const info = game.info;
-  if (!info || info.finished || $("view-play").dataset.state !== "your-turn") return;
-  const ends = { L: info.lo, R: info.hi };
-  const words = [];
-  for (const move of info.best_moves) {
-    const button = $("play-board").querySelector(`button.coin[data-index="${ends[move]}"]`);
-    if (button) button.classList.add("hinted");
-    words.push(`the ${side(move)} coin (${fmt(game.coins[ends[move]])})`);
-  }
-  const best = info.best_moves.length === 2 && info.lo !== info.hi
-    ? `Both ends are equally good: ${words.join(" or ")}.`
-    : `Best: take ${words[0]}.`;
-  $("play-hint-text").textContent = `${best} With best play you finish with ${fmt(info[`${info.turn}_guaranteed`])}.`;
-  $("play-hint-text").dataset.moves = info.best_moves.join(" ");
+  const data = game.data;
+  if (!yours()) return;
+  game.hinted = data.best_moves;
+  const words = data.best_moves.map((move) => {
+    const legal = data.legal.find((item) => item.move === move);
+    return moveWords(legal.words, legal.indices.map((index) => data.coins[index]));
+  });
+  renderBoard();
+  renderChoices();
+  const text = evalHidden() ? "" : ` With best play you finish with ${fmt(data.best_totals[data.seat])}.`;
+  $("play-hint-text").textContent = `Best: ${words.join(", or ")}.${text}`;
+  $("play-hint-text").dataset.moves = data.best_moves.join(" ");
 }
 
-// Undo goes back to before your last move (and the reply); the moves are kept for redo.
+// Undo goes back to before your last move (and the replies); the moves are kept for redo.
 function undoTarget() {
-  if (game.ply === 0) return null;
+  if (!game.data || game.ply === 0) return null;
   if (friend()) return game.ply - 1;
-  const mine = game.seat === "first" ? 0 : 1;
-  let index = game.ply - 1;
-  while (index >= 0 && index % 2 !== mine) index -= 1;
+  const seats = game.data.played.slice(0, game.ply).map((row) => row.seat);
+  const index = seats.lastIndexOf(game.seat);
   return index < 0 ? null : index;
 }
 
@@ -487,39 +522,40 @@ function redo() {
   if (game.ply >= game.moves.length) return;
   let ply = game.ply + 1;
   if (!friend()) {
-    while (ply < game.moves.length && moverAt(ply) !== game.seat) ply += 1;
+    while (ply < game.moves.length && game.data.played[ply].seat !== game.seat) ply += 1;
   }
   game.ply = ply;
   refresh();
 }
 
-async function review(token) {
-  const line = game.moves;
-  if (game.reviewFor !== line) {
-    if (!line) {
-      game.review = null;
-    } else {
-      try {
-        game.review = await post("review", { coins: game.text, moves: line });
-      } catch (error) {
-        if (token === game.token) ctx.error(error.message);
-        return;
-      }
-      if (token !== game.token) return;
-    }
-    game.reviewFor = line;
-  }
-  renderMoves();
-  renderChart();
-  renderAnalysis();
+// Keys: ← and → take the coin at either end of what is left (a move of one coin; in a
+// review, a step back or forward), h a hint, u undo, r redo.
+export function key(keyName) {
+  const data = game.data;
+  const moving = $("view-play").dataset.state === "your-turn";
+  const end = (first) => {
+    const single = singleMoves();
+    const index = first ? data.remaining[0] : data.remaining[data.remaining.length - 1];
+    return single.get(index);
+  };
+  const actions = {
+    ArrowLeft: () => (moving ? human(end(true)) : goTo(game.ply - 1)),
+    ArrowRight: () => (moving ? human(end(false)) : goTo(game.ply + 1)),
+    h: showHint,
+    u: undo,
+    r: redo,
+  };
+  if (!(keyName in actions) || !data) return false;
+  actions[keyName]();
+  return true;
 }
 
 function renderMoves() {
+  const data = game.data;
   const list = $("play-moves");
-  const data = game.review;
-  $("play-moves-none").hidden = Boolean(game.moves);
+  $("play-moves-none").hidden = game.moves.length > 0;
   const items = [];
-  if (game.moves) {
+  if (game.moves.length) {
     const start = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
@@ -529,18 +565,18 @@ function renderMoves() {
     start.append(button);
     items.push(start);
   }
-  [...game.moves].forEach((move, index) => {
+  data.played.forEach((row, index) => {
     const item = document.createElement("li");
     const button = document.createElement("button");
     button.type = "button";
     button.dataset.ply = String(index + 1);
-    const coin = fmt(game.coins[takenIndex(game.moves, index + 1)]);
-    const analysed = data && data.analysis.moves[index];
-    button.textContent = `${index + 1}. ${move} ${coin}`;
-    button.className = moverAt(index);
-    if (analysed && !evalHidden()) button.classList.add(analysed.label);
-    const label = analysed && !evalHidden() ? `, ${analysed.label}` : "";
-    button.setAttribute("aria-label", `move ${index + 1}: ${name(moverAt(index))} took ${coin} (${side(move)})${label}`);
+    const coins = row.indices.map((k) => fmt(data.coins[k])).join(" ");
+    const judged = data.review[index];
+    button.textContent = `${index + 1}. ${row.move} ${coins}`;
+    button.className = seatClass(row.seat);
+    const label = judged && !evalHidden() ? judged.label : "";
+    if (label) button.classList.add(label);
+    button.setAttribute("aria-label", `move ${index + 1}: ${name(row.seat)}, ${row.words} (${coins})${label ? `, ${label}` : ""}`);
     if (index + 1 === game.ply) button.setAttribute("aria-current", "step");
     item.append(button);
     items.push(item);
@@ -550,55 +586,46 @@ function renderMoves() {
 
 function renderChart() {
   const box = $("play-chart");
-  const data = game.review;
-  if (!data) {
+  const data = game.data;
+  const series = data.evaluation.map((point) => point.margin);
+  $("play-chart-box").hidden = !data.moves.length || series.some((margin) => margin === null);
+  if ($("play-chart-box").hidden) {
     box.replaceChildren();
     return;
   }
-  const series = data.series.map((point) => approx(point.margin));
-  const width = Math.max(300, Math.min(900, box.clientWidth || 600)); // drawn at screen size
+  // The chart is the page's own plot of the server's numbers (not a picture of the game).
+  const values = series.map(approx);
+  const width = Math.max(300, Math.min(900, box.clientWidth || 600));
   const height = 160;
   const pad = 24;
-  const top = Math.max(1, ...series.map(Math.abs));
-  const x = (ply) => pad + (ply * (width - 2 * pad)) / Math.max(1, game.coins.length);
+  const top = Math.max(1, ...values.map(Math.abs));
+  const x = (ply) => pad + (ply * (width - 2 * pad)) / Math.max(1, values.length - 1);
   const y = (value) => height / 2 - (value / top) * (height / 2 - pad);
-  const ns = "http://www.w3.org/2000/svg";
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", `Evaluation after each move: margins ${data.series.map((p) => fmt(p.margin)).join(", ")}`);
-  const add = (tag, attributes, text = null) => {
-    const element = document.createElementNS(ns, tag);
-    for (const [k, v] of Object.entries(attributes)) element.setAttribute(k, v);
-    if (text !== null) element.textContent = text;
-    svg.append(element);
-    return element;
-  };
-  add("line", { x1: pad, x2: width - pad, y1: height / 2, y2: height / 2, class: "axis" });
-  add("text", { x: 2, y: 14 }, "first ahead");
-  add("text", { x: 2, y: height - 4 }, "second ahead");
-  add("polyline", { class: "curve", points: series.map((v, k) => `${x(k)},${y(v)}`).join(" ") });
-  series.forEach((value, ply) => {
-    const move = ply > 0 ? data.analysis.moves[ply - 1] : null;
-    if (move && (move.label === "mistake" || move.label === "blunder")) {
-      add("circle", { cx: x(ply), cy: y(value), r: 9, class: `bad ${move.label}` });
-    }
-    const point = add("circle", { cx: x(ply), cy: y(value), r: 5, class: `point${ply === game.ply ? " now" : ""}`, "data-ply": ply });
-    const title = document.createElementNS(ns, "title");
-    title.textContent = `after move ${ply}: margin ${fmt(data.series[ply].margin)}${move ? ` (${move.label})` : ""}`;
-    point.append(title);
+  const points = values.map((value, ply) => {
+    const judged = ply > 0 ? data.review[ply - 1] : null;
+    const bad = judged && (judged.label === "mistake" || judged.label === "blunder") ? ` ${judged.label}` : "";
+    return `<circle cx="${x(ply)}" cy="${y(value)}" r="9" class="bad${bad}"${bad ? "" : ' visibility="hidden"'}/>`
+      + `<circle cx="${x(ply)}" cy="${y(value)}" r="5" class="point${ply === game.ply ? " now" : ""}" data-ply="${ply}">`
+      + `<title>after move ${ply}: margin ${fmt(series[ply])}${judged ? ` (${judged.label})` : ""}</title></circle>`;
   });
-  box.replaceChildren(svg);
+  const label = `Evaluation after each move: margins ${series.map(fmt).join(", ")}`;
+  box.innerHTML = `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">`
+    + `<line x1="${pad}" x2="${width - pad}" y1="${height / 2}" y2="${height / 2}" class="axis"/>`
+    + `<text x="2" y="14">first ahead</text><text x="2" y="${height - 4}">second ahead</text>`
+    + `<polyline class="curve" points="${values.map((v, k) => `${x(k)},${y(v)}`).join(" ")}"/>`
+    + `${points.join("")}</svg>`;
 }
 
 function renderAnalysis() {
-  const data = game.review;
-  const over = data && data.analysis.finished;
+  const data = game.data;
+  const over = data.over;
   $("play-analysis").hidden = !over;
   if (!over) return;
-  const rows = data.analysis.moves.map((move) => {
+  const rows = data.review.map((move, index) => {
     const row = document.createElement("tr");
-    const cells = [move.step, name(move.player), move.move, fmt(move.coin), move.best_moves.join(" or "), fmt(move.loss), move.label];
+    const played = data.played[index];
+    const coins = played.indices.map((k) => fmt(data.coins[k])).join(" ");
+    const cells = [move.step, name(played.seat), move.move, coins, move.best_moves.join(" or "), fmt(move.loss), move.label];
     for (const value of cells) {
       const cell = document.createElement("td");
       cell.textContent = value;
@@ -608,15 +635,19 @@ function renderAnalysis() {
     return row;
   });
   $("play-analysis-table").tBodies[0].replaceChildren(...rows);
-  const summary = (player, who) => {
-    const mine = data.analysis.summary[player];
+  const summary = (key, seat) => {
+    const mine = data.summary[key];
+    if (!mine) return "";
+    const who = name(seat);
+    const you = who === "You";
     return `${who}: ${mine.labels.best} of ${mine.moves} moves best (${mine.accuracy.toFixed(0)}%), `
       + `${fmt(mine.total_loss)} points given away; best play from the start guaranteed `
-      + `${who === "You" ? "you" : "them"} ${fmt(mine.guaranteed_start)}, and ${who === "You" ? "you" : "they"} took ${fmt(mine.final_total)}.`;
+      + `${you ? "you" : "them"} ${fmt(mine.guaranteed_start)}, and ${you ? "you" : "they"} took ${fmt(mine.final_total)}.`;
   };
+  const keys = Object.keys(data.summary);
   $("play-summary").textContent = friend()
-    ? `${summary("first", "First player")} ${summary("second", "Second player")}`
-    : summary(game.seat, "You");
+    ? keys.map((key, seat) => summary(key, seat)).join(" ")
+    : summary(keys[game.seat], game.seat);
 }
 
 function renderLink() {
@@ -628,9 +659,11 @@ function renderLink() {
 
 async function exportRecord() {
   try {
-    const players = friend() ? "first player vs second player"
-      : game.seat === "first" ? `you vs ${game.opponent}` : `${game.opponent} vs you`;
-    const data = await post("record", { coins: game.text, moves: game.moves, players });
+    const opponent = $("play-strategy").selectedOptions[0]?.textContent || game.opponent;
+    const seats = game.data.totals.map((_, seat) => (friend() ? `player ${seat + 1}` : seat === game.seat ? "you" : opponent));
+    const data = await post("record", {
+      coins: ctx.text(), moves: line(), players: seats.join(" vs "), rules: ctx.rules(),
+    });
     const box = $("play-record");
     box.textContent = data.text;
     box.hidden = false;
@@ -654,5 +687,5 @@ async function importRecord() {
     return;
   }
   $("play-import-box").hidden = true;
-  ctx.load(data.coins_text, "play", { opponent: FRIEND, seat: "first", moves: data.moves, ply: "0" });
+  ctx.load(data.coins_text, "play", { opponent: FRIEND, seat: "0", moves: data.moves, ply: "0" }, data.rules);
 }

@@ -1,108 +1,97 @@
-// The rules selector shared by Solve, Explore and Play: its controls as the rules' canonical
-// text form (coinrow.Rules: "misere", "take:2", "players:3:spite"), and back. The server
-// checks the rules; this module only spells what the controls say.
+// The rules selector shared by Solve, Explore and Play, built from the library's registry
+// (GET /api/rules: each rule's name, title, description, moves in words, text form and
+// flags). A rule with parameters gets one field for them (the text after "name:"); the server
+// checks the rules and answers with the library's sentence. No rule is named here.
+import { get } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
-
-// A short explanation of each choice (docs/variants.md).
-const HELP = {
-  plain: "Take the leftmost or rightmost coin; each player wants the largest total.",
-  circular: "Peter Winkler's pizza: the coins lie in a ring. The first player eats any slice; then each eats a slice next to the eaten part.",
-  misere: "Take an end coin; each player wants the smallest total.",
-  "stone-game-vii": "Take an end coin and score the sum of the coins that remain (LeetCode 1690); the most points wins.",
-  take: "Take 1 to K coins from one end (moves L1, L2, …, R1, R2, …); the largest total wins.",
-  "take-any": "Take any number of coins from one end (UVa 10891 Game of Sum); the largest total wins.",
-  "both-ends": "Take the left coin, the right coin, or both at once (move B); the largest total wins.",
-  reply: "The first player's best against a known second player who always takes the larger end coin (SPOJ TWENDS).",
-  players: "Several players take end coins in turn, each wanting their own largest total; the tie-break says which coin a player takes when both give them the same.",
-};
-
-// Rules with a triangle of subgames (their positions are intervals of the row).
-export const INTERVAL = ["plain", "misere", "stone-game-vii", "take", "both-ends"];
-
+const RULES = new Map(); // name -> the rule's /api/rules entry (its default parameters)
 let onChange = null;
-let onInvalid = null;
+let view = null;
 
-// `changed()` runs when the rules change; `invalid(message)` when a number field is out of range.
-export function init(changed, invalid) {
+// The parameter part of a text form (the text after "name:"), or null without one.
+function parameter(text) {
+  const colon = text.indexOf(":");
+  return colon < 0 ? null : text.slice(colon + 1);
+}
+
+// `changed()` runs when the rules change. Resolves once the selector holds every rule.
+export async function init(changed) {
   onChange = changed;
-  onInvalid = invalid;
-  $("rules").addEventListener("change", () => {
+  const select = $("rules");
+  const data = await get("rules");
+  select.replaceChildren();
+  for (const rule of data.rules) {
+    RULES.set(rule.name, rule);
+    const option = new Option(rule.title, rule.name);
+    option.dataset.positions = String(rule.positions);
+    select.append(option);
+  }
+  select.addEventListener("change", () => {
+    const rule = RULES.get(select.value);
+    $("rules-param").value = parameter(rule.rules) || "";
     showFields();
     onChange();
   });
-  for (const id of ["rules-k", "rules-players", "rules-tie"]) {
-    $(id).addEventListener("change", () => {
-      const problem = check();
-      if (problem) onInvalid(problem);
-      else onChange();
-    });
-  }
+  $("rules-param").addEventListener("change", () => onChange());
   showFields();
 }
 
 function showFields() {
-  const choice = $("rules").value;
-  $("rules-k-box").hidden = choice !== "take";
-  $("rules-players-box").hidden = choice !== "players";
-  $("rules-tie-box").hidden = choice !== "players";
-  $("rules-help").textContent = HELP[choice];
-  $("rules-help").hidden = choice === "plain"; // the tagline says it; phones keep the room
+  const rule = RULES.get($("rules").value);
+  if (!rule) return;
+  const spelled = parameter(rule.syntax);
+  $("rules-param-box").hidden = spelled === null;
+  $("rules-param-name").textContent = spelled || "";
+  $("rules-help").textContent = `${rule.description} Moves: ${rule.moves}.`;
+  $("rules-help").hidden = isDefault(); // the default rules: the tagline says it; phones keep the room
 }
 
-function whole(field, low, high) {
-  const value = Number(field.value);
-  const ok = field.value !== "" && Number.isInteger(value) && value >= low && value <= high;
-  if (ok) field.removeAttribute("aria-invalid");
-  else field.setAttribute("aria-invalid", "true");
-  return ok;
-}
-
-// What is wrong with the number fields, or "" (the server checks the rules again).
-export function check() {
-  const choice = $("rules").value;
-  if (choice === "take" && !whole($("rules-k"), 1, 1000000)) {
-    return "K: type a whole number from 1 to 1,000,000 (the most coins a move may take).";
-  }
-  if (choice === "players" && !whole($("rules-players"), 2, 64)) {
-    return "Players: type a whole number from 2 to 64.";
-  }
-  return "";
-}
-
-// The rules as text, e.g. "take:2"; the fields as typed (the server refuses bad ones).
+// The rules as text, name:parameter; the parameter as typed (the server refuses bad ones).
 export function text() {
-  const choice = $("rules").value;
-  if (choice === "take") return `take:${$("rules-k").value.trim()}`;
-  if (choice === "take-any") return "take:any";
-  if (choice === "reply") return "reply:greedy";
-  if (choice === "players") {
-    const tie = $("rules-tie").value;
-    return `players:${$("rules-players").value.trim()}${tie === "left" ? "" : `:${tie}`}`;
-  }
-  return choice;
+  const rule = RULES.get($("rules").value) || RULES.values().next().value;
+  if (!rule) return "";
+  const name = rule.name;
+  if (parameter(rule.syntax) === null) return name;
+  return `${name}:${$("rules-param").value.trim()}`;
 }
 
-// The kind of the rules ("take", "players", ...), as Rules.kind.
-export function kind() {
-  const choice = $("rules").value;
-  return choice === "take-any" ? "take" : choice;
+// True for the default rules (the registry's first entry, the plain game): left out of links.
+export function isDefault() {
+  const first = RULES.values().next().value;
+  return !first || text() === first.rules;
 }
 
-// Set the controls from a text form (an address); unknown text leaves the plain game.
+// True when `spelled` is a text form of a rule the server takes (its /api/rules pattern).
+export function valid(spelled) {
+  const rule = RULES.get(String(spelled).split(":")[0].toLowerCase());
+  return Boolean(rule) && new RegExp(`^(?:${rule.pattern})$`).test(spelled);
+}
+
+// The current rule's entry of /api/rules (flags: interval, circle, positions, players...).
+export function info() {
+  return RULES.get($("rules").value) || null;
+}
+
+// Set the controls from a text form (an address); unknown names leave the first rule.
 export function set(rulesText) {
-  const [name, first, second] = String(rulesText || "plain").toLowerCase().split(":");
-  let choice = "plain";
-  if (name === "take" && first === "any") choice = "take-any";
-  else if (name === "take") {
-    choice = "take";
-    $("rules-k").value = first || "2";
-  } else if (name === "players") {
-    choice = "players";
-    $("rules-players").value = first || "3";
-    $("rules-tie").value = ["left", "right", "spite"].includes(second) ? second : "left";
-  } else if (name === "reply") choice = "reply";
-  else if (HELP[name]) choice = name;
-  $("rules").value = choice;
+  const spelled = String(rulesText || (RULES.values().next().value || {}).rules || "");
+  const colon = spelled.indexOf(":");
+  const name = (colon < 0 ? spelled : spelled.slice(0, colon)).toLowerCase();
+  const rule = RULES.get(name) || RULES.values().next().value;
+  if (!rule) return;
+  $("rules").value = rule.name;
+  const given = colon < 0 ? null : spelled.slice(colon + 1);
+  $("rules-param").value = given !== null && rule.name === name ? given : parameter(rule.rules) || "";
   showFields();
+}
+
+// Only the rules a view takes are offered there: Play takes the rules whose positions a game
+// holds (the `positions` flag of /api/rules); the others are shown everywhere.
+export function offerFor(name) {
+  view = name;
+  for (const option of $("rules").options) {
+    option.hidden = view === "play" && option.dataset.positions !== "true";
+    option.disabled = option.hidden;
+  }
 }

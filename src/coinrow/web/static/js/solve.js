@@ -1,8 +1,8 @@
 // Solve: totals, margin, winner, the optimal line and who takes which coin; a share link.
 // Under other rules: every player's total, the outcome, the first moves and the line, and
-// for the pizza the ring with each first slice's margin.
+// for the pizza the library's ring (/api/solve's SVG) with each first slice's margin.
 import { fmt, moveWords, post, rulesInfo } from "./api.js";
-import { drawRing, label, RING_LIMIT, signed } from "./ring.js";
+import { mountRing } from "./picture.js";
 
 let ctx;
 let shown = null;
@@ -28,7 +28,7 @@ export function params() {
 export function show(text) {
   const key = `${ctx.rules()}|${text}`;
   if (key === shown) return;
-  if (ctx.rules() === "plain") render(text, key);
+  if (ctx.defaultRules()) render(text, key);
   else renderVariant(text, key);
 }
 
@@ -94,21 +94,18 @@ async function render(text, key) {
 
 const ORDINAL = ["first", "second"];
 
-function seatName(rules, seat, players) {
+function seatName(seat, players) {
   if (players > 2) return `Player ${seat + 1}`;
-  if (rules === "reply:greedy" && seat === 1) return "Second player (greedy)";
   return seat === 0 ? "First player" : "Second player";
 }
-
-
-let ring = null;
 
 async function renderVariant(text, key) {
   const rules = ctx.rules();
   let data;
   let info;
   try {
-    [data, info] = await Promise.all([post("solve", { coins: text, rules }), rulesInfo(rules)]);
+    data = await post("solve", { coins: text, rules }); // its refusal is the one to show
+    info = await rulesInfo(rules);
   } catch (error) {
     shown = null;
     $("solve-variant").hidden = true;
@@ -127,7 +124,7 @@ async function renderVariant(text, key) {
     card.className = `score ${seat < 2 ? ORDINAL[seat] : "other"}${data.winners.includes(seat) ? " winner" : ""}`;
     const who = document.createElement("span");
     who.className = "who";
-    who.textContent = seatName(data.rules, seat, players) + (data.winners.includes(seat) && data.outcome !== "tie" ? " · wins" : "");
+    who.textContent = seatName(seat, players) + (data.winners.includes(seat) && data.outcome !== "tie" ? " · wins" : "");
     const points = document.createElement("span");
     points.className = "points";
     points.textContent = fmt(total);
@@ -165,24 +162,18 @@ async function renderVariant(text, key) {
 }
 
 function showRing(data) {
-  const best = data.first_moves.map(Number); // the pizza's first moves are slices
   const info = $("solve-ring-info");
-  if (data.n > RING_LIMIT) {
+  const best = `The best first slice: slice ${data.start} (${fmt(data.coins[data.start])}).`;
+  if (!data.svg) {
     $("solve-ring").replaceChildren();
-    info.textContent = `The ring is drawn for pizzas of up to ${RING_LIMIT} slices; this one has ${data.n.toLocaleString()}. `
-      + `The best first slice is slice ${data.start + 1} (${fmt(data.coins[data.start])}).`;
+    info.textContent = `The ring is drawn for pizzas of up to ${ctx.limits.table_coins} slices; `
+      + `this one has ${data.n.toLocaleString()}. ${best}`;
     return;
   }
-  const select = (slice) => {
+  const ring = mountRing($("solve-ring"), data.svg, (slice) => {
     ring.select(slice);
-    info.textContent = label(slice, data.coins, data.starts, best.includes(slice));
-  };
-  ring = drawRing($("solve-ring"), data.coins, {
-    outer: data.starts.map(signed),
-    marked: best,
-    labels: data.coins.map((coin, slice) => label(slice, data.coins, data.starts, best.includes(slice))),
-    caption: "margin outside",
-    title: `The pizza: ${data.n} slices in a ring, the best first slice ringed`,
-  }, select);
-  info.textContent = `Best first slice: slice ${data.start + 1} (${fmt(data.coins[data.start])}). Tab to a slice or tap it to read it.`;
+    info.textContent = ring.words(slice);
+  });
+  for (const slice of ring.slices) ring.activate(slice);
+  info.textContent = `${best} Tab to a slice or tap it to read it.`;
 }

@@ -1,6 +1,5 @@
-// The SVG triangle from /api/table, made interactive: cells are focusable and selectable.
+// The SVG triangle from the server (the library's picture), made interactive: cells are focusable and selectable.
 
-const NS = "http://www.w3.org/2000/svg";
 
 export function mountTriangle(container, svgText, onSelect = null) {
   container.innerHTML = svgText;
@@ -75,6 +74,7 @@ export function mountTriangle(container, svgText, onSelect = null) {
     container.scrollLeft += rect.left + rect.width / 2 - (box.left + box.width / 2);
   }
   if (onSelect) {
+    svg.setAttribute("role", "group"); // its cells are buttons: not one image
     svg.addEventListener("click", (event) => {
       const cell = event.target.closest("g.cell");
       if (cell) onSelect(cell);
