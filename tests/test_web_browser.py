@@ -7,7 +7,6 @@ temporary directory. The tests skip only when Chromium is missing outside CI.
 
 from __future__ import annotations
 
-import datetime
 import os
 import re
 from pathlib import Path
@@ -17,7 +16,6 @@ import pytest
 from conftest import CHROMIUM, wait_js, watch_csp
 
 from coinrow import Table, solve
-from coinrow.puzzles import daily_puzzle
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),
@@ -561,29 +559,6 @@ def test_explore_link_and_downloads(app_page: Any, live_url: str) -> None:
     with page.expect_download() as png:
         page.click("#explore-png")
     assert Path(png.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-
-
-def test_puzzles_daily_solved_count_and_streak(app_page: Any, live_url: str) -> None:
-    page = app_page
-    page.goto(live_url + "#puzzles")
-    page.wait_for_selector('#view-puzzles[data-state="open"]')
-    today = datetime.datetime.now(datetime.UTC).date()
-    puzzle = daily_puzzle(today)
-    shown = page.locator("#puzzle-board button").all_text_contents()
-    assert shown == [str(coin) for coin in puzzle.coins]
-    page.keyboard.press("ArrowLeft" if puzzle.best_moves[0] == "L" else "ArrowRight")
-    assert page.text_content("#puzzle-result").startswith("Right")
-    assert page.text_content("#puzzle-solved") == "1"
-    assert page.text_content("#puzzle-streak") == "1"
-    page.reload()  # kept in the browser
-    page.wait_for_selector('#view-puzzles[data-state="open"]')
-    assert page.text_content("#puzzle-solved") == "1"
-    page.click("#puzzle-next")
-    wait_js(page, "document.querySelector('#puzzle-title').textContent.startsWith('Puzzle ')")
-    page.click("#puzzle-board button.end >> nth=0")
-    assert page.text_content("#puzzle-result")
-    page.click("#puzzle-play")  # beat the computer from here
-    assert play_state(page) == "your-turn"
 
 
 def test_shortcut_overlay_dark_theme_and_reduced_motion(browser: Any, live_url: str) -> None:

@@ -82,7 +82,7 @@ from ..steps import fill_steps, memo_calls
 from ..strategies import BUILTINS, Optimal, game_seconds, get, move_seconds, play
 from ..subgames import Subgames
 from ..svg import triangle
-from . import models
+from . import learning, models
 from .guard import BodyBudget, Security, allowed_hosts, die_with_parent
 from .workers import Answer, WorkerPool, error_answer
 
@@ -1030,6 +1030,8 @@ def create_app(
                     f"date: {date!r} is not a date such as 2026-11-23"
                 ) from None
         return JSONResponse(daily_puzzle(day).to_dict())
+
+    app.include_router(learning.router(_ExactRoute, ERRORS))  # puzzles of several moves, rating
 
     @app.get("/docs", include_in_schema=False)
     def docs() -> HTMLResponse:

@@ -103,7 +103,7 @@ const PARAMS = {
   ply: /^\d{1,7}$/,
   seed: /^\d{1,10}$/,
   hide: /^[01]$/,
-  puzzle: /^(?:daily|\d{1,10})$/,
+  puzzle: /^(?:daily|\d{1,10}|(?:greedy-trap|parity-trap|endgame|misere):\d{1,10})$/,
 };
 const notice = document.getElementById("link-notice");
 
