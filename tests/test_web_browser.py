@@ -55,7 +55,7 @@ def enter(page: Any, coins: str) -> None:
 
 def test_solve_view_and_share_link(app_page: Any, live_url: str, shots: Path) -> None:
     page = app_page
-    page.goto(live_url)
+    page.goto(live_url + "#solve")
     enter(page, SEED_ROW)
     page.wait_for_selector("#solve-result:not([hidden])")
     assert page.text_content("#solve-first") == "8"
@@ -359,7 +359,7 @@ def test_defect_5_selected_cell_differs_from_the_optimal_line(app_page: Any, liv
 
 def test_defects_9_10_11_history_long_rows_and_numbers(app_page: Any, live_url: str) -> None:
     page = app_page
-    page.goto(live_url)
+    page.goto(live_url + "#solve")
     enter(page, "0.1 1/3 5")
     page.wait_for_selector("#solve-result:not([hidden])")
     # the first page's own answer may still be showing: wait for this row's
@@ -565,7 +565,7 @@ def test_shortcut_overlay_dark_theme_and_reduced_motion(browser: Any, live_url: 
     context = browser.new_context(color_scheme="dark", reduced_motion="reduce")
     page = context.new_page()
     page.goto(live_url)
-    page.wait_for_selector("#solve-result:not([hidden])")
+    page.wait_for_selector("#view-home:not([hidden])")  # the first screen
     background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
     assert background == "rgb(21, 21, 21)"
     page.keyboard.press("?")

@@ -190,7 +190,8 @@ function play(move) {
   if (move !== step.best) {
     const best = coinAt(step.best);
     render({ wrong: index, best });
-    fail(`Not this time: taking ${words(index, move)} is ${step.tempting === move ? "the tempting move" : "not the best"}.`, step.why[move]);
+    const tempted = step.tempting === move;
+    fail(`Not this time: taking ${words(index, move)} is ${tempted ? "the tempting move" : "not the best"}.`, step.why[move], tempted);
     return;
   }
   take(move, "you");
@@ -220,16 +221,17 @@ function describe(line) {
   return `${parts.join(", ")}; with best play you finish with ${fmt(state.puzzle.best_total)}.`;
 }
 
-function fail(message, why) {
-  finish("failed", message);
+function fail(message, why, tempted) {
+  finish("failed", message, tempted);
   $("puzzle-why").textContent = why;
 }
 
-async function finish(status, message) {
+async function finish(status, message, tempted = true) {
   state.status = status;
   const puzzle = state.puzzle;
-  const grade = `The tempting move (${puzzle.tempting_rule}) loses ${fmt(puzzle.loss)}, ${article(puzzle.grade)}.`;
-  $("puzzle-result").textContent = `${message} ${grade}`;
+  // the trap's size, said when it was avoided or fallen into
+  const grade = tempted ? ` The tempting move (${puzzle.tempting_rule}) loses ${fmt(puzzle.loss)}, ${article(puzzle.grade)}.` : "";
+  $("puzzle-result").textContent = `${message}${grade}`;
   $("view-puzzles").dataset.state = status;
   $("puzzle-retry").hidden = state.daily;
   $("puzzle-solution").hidden = status === "solved";
@@ -270,7 +272,7 @@ function showSolution() {
   clearTimeout(state.timer);
   if (state.status === "open") {
     render();
-    finish("failed", "The solution:");
+    finish("failed", "The solution:", false);
   }
   showLine(state.puzzle.line, "The solution:");
 }
