@@ -635,7 +635,7 @@ def test_defect_13_contrast_of_hints_labels_and_cards(
             "#solve-result:not([hidden])",
         ),
         ("#puzzles?puzzle=1e9", "puzzle=1e9", "#view-puzzles:not([hidden])"),
-        ("#nowhere?coins=1%202", "view", "#view-solve:not([hidden])"),
+        ("#nowhere?coins=1%202", "view", "#view-home:not([hidden])"),
     ],
 )
 def test_crafted_links_fall_back_with_a_notice(
