@@ -247,5 +247,25 @@ def test_speed_jump_and_quiz(pages: dict[str, Any], live_url: str) -> None:
     page.fill("#learn-guess", str(steps[9].value))
     page.tap("#learn-check")
     assert page.text_content("#learn-verdict").endswith("Right first time: 1 of 2.")
+    # the recursion: a call whose answer returns its caller too gives nothing away
+    calls = memo_calls(ROW_8).calls
+    k = next(
+        c.index
+        for c in calls
+        if c.i == c.j and any(p.last == c.index and p.index != c.index for p in calls if not p.hit)
+    )
+    parent = next(p for p in calls if p.last == k and p.index != k and not p.hit)
+    page.tap('input[name="learn-mode"][value="memo"]')
+    page.fill("#learn-step", str(k + 1))
+    page.keyboard.press("Enter")
+    wait_js(page, f"document.querySelector('#view-learn').dataset.step === '{k}'")
+    name = f"M({parent.i + 1},{parent.j + 1})"
+    assert "Returning now" not in page.text_content("#learn-formula")
+    assert page.locator("#learn-tree li").nth(parent.index).text_content() == f"{name} = …"
+    page.tap("#learn-reveal")
+    assert f"Returning now: {name} = {parent.margin}" in page.text_content("#learn-formula")
+    assert page.locator("#learn-tree li").nth(parent.index).text_content() == (
+        f"{name} = {parent.margin}"
+    )
     page.tap("#learn-quiz")  # off again
     assert page.is_hidden("#learn-quiz-box")

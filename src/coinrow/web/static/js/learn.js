@@ -497,29 +497,33 @@ function renderMemo() {
   unmark();
   const tree = $("learn-tree");
   const items = tree.children;
-  const forward = state.drawn >= 0 && k === state.drawn + 1;
-  const returning = state.calls.returning[k];
+  // while the learner is asked for this call's value, the calls returning now (whose values
+  // would give it away) stay as they were
+  const asked = masked();
+  const upTo = asked ? k - 1 : k;
+  const forward = state.drawn >= 0 && k === state.drawn + 1 && !state.drawnMasked;
+  const returning = asked ? [] : state.calls.returning[k];
   if (forward) {
     // One step on: the new call appears, and the calls returning now get their values.
     items[state.drawn].classList.remove("current");
     items[k].classList.remove("later");
     if (k - TREE_SHOWN >= 0) items[k - TREE_SHOWN].classList.add("far");
-    for (const c of [call, ...returning]) {
+    items[k].textContent = treeText(call, upTo);
+    for (const c of returning) {
       items[c.index].textContent = treeText(c, k);
       triangle.cell(c.i, c.j).classList.remove("pending");
     }
-    if (call.hit) triangle.cell(call.i, call.j).classList.remove("pending");
   } else {
     const known = new Set();
     for (const c of memo.calls.slice(0, k + 1)) {
-      if (!c.hit && c.last <= k) known.add(`${c.i},${c.j}`);
+      if (!c.hit && c.last <= upTo) known.add(`${c.i},${c.j}`);
     }
     markPending((key) => known.has(key));
     for (const [index, item] of [...items].entries()) {
       item.classList.toggle("later", index > k);
       item.classList.toggle("far", index <= k - TREE_SHOWN);
       item.classList.remove("current");
-      if (index <= k) item.textContent = treeText(memo.calls[index], k);
+      if (index <= k) item.textContent = treeText(memo.calls[index], upTo);
     }
   }
   if (masked()) items[k].textContent = `${cellName("M", call.i, call.j)} = ?`;
@@ -548,6 +552,7 @@ function renderMemo() {
  = max(${num(state.data.coins[call.i])} − ${num(left.margin)}, ${num(state.data.coins[call.j])} − ${num(right.margin)}) = ${result(call.margin)}</p>
 <p>${parent}, coins ${call.i + 1}..${call.j + 1} (${esc(coinsOf(call.i, call.j))}): not in the cache, so it calls ${cellName("M", left.i, left.j)}, then ${cellName("M", right.i, right.j)}, and takes the better when both return.</p>`;
   }
+  state.drawnMasked = asked;
   const back = returning.filter((c) => c.index !== k);
   if (back.length) {
     const shown = back.slice(0, 6).map((c) => `${cellName("M", c.i, c.j)} = ${esc(fmt(c.margin))}`);
