@@ -7,7 +7,7 @@ import socket
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -106,11 +106,12 @@ def check_views_with_axe(
     width: int,
     folder: Path,
     settle_ms: int = 0,
+    strict: Collection[str] = (),
 ) -> None:
     """Open each view (address, selector that says it is ready) at ``width`` px in ``theme``,
     run axe-core, keep a full-page screenshot in ``folder``, and assert no serious or critical
-    violation, no horizontal scroll and no page error (the axe tests of the page and of the
-    variants share it)."""
+    violation (nor moderate, for the views in ``strict``), no horizontal scroll and no page
+    error (the axe tests of the page and of the variants share it)."""
     from axe_playwright_python.sync_playwright import Axe
 
     context = browser.new_context(
@@ -134,6 +135,7 @@ def check_views_with_axe(
             (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
             for v in result.response["violations"]
             if v["impact"] in ("serious", "critical")
+            or (view in strict and v["impact"] == "moderate")
         ]
         if bad:
             found[view] = bad

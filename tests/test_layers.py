@@ -49,6 +49,7 @@ LAYERS: dict[str, int] = {
     "numbers": BASE,
     "numba_cache": BASE,
     "rules": BASE,
+    "rating": BASE,
     "variants": MODEL,
     "engines/": ENGINES,
     "game": MODEL,

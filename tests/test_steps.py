@@ -51,6 +51,9 @@ def test_fill_matches_plain_recursions_and_table(coins: list[int]) -> None:
         assert step.margin == plain_margin(row, i, j) == table.margin_of(i, j)
         assert step.margin == max(step.take_left, step.take_right)
         assert step.value == max(step.left_value, step.right_value)
+        assert step.value == step.sum_value  # the sum form reads the margin form's two cells
+        rests = [plain_value(row, lo, hi) if i < j else 0 for lo, hi in ((i + 1, j), (i, j - 1))]
+        assert [step.rest_left, step.rest_right] == rests
         assert 2 * step.value - step.total == step.margin
         assert step.total == sum(row[i : j + 1])
         assert step.moves == table.moves_of(i, j)

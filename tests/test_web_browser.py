@@ -7,7 +7,6 @@ temporary directory. The tests skip only when Chromium is missing outside CI.
 
 from __future__ import annotations
 
-import datetime
 import os
 import re
 from pathlib import Path
@@ -17,7 +16,6 @@ import pytest
 from conftest import CHROMIUM, wait_js, watch_csp
 
 from coinrow import Table, solve
-from coinrow.puzzles import daily_puzzle
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),
@@ -57,7 +55,7 @@ def enter(page: Any, coins: str) -> None:
 
 def test_solve_view_and_share_link(app_page: Any, live_url: str, shots: Path) -> None:
     page = app_page
-    page.goto(live_url)
+    page.goto(live_url + "#solve")
     enter(page, SEED_ROW)
     page.wait_for_selector("#solve-result:not([hidden])")
     assert page.text_content("#solve-first") == "8"
@@ -192,7 +190,8 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
     page.locator("body").click(position={"x": 5, "y": 5})
     for _ in range(6):
         page.keyboard.press("ArrowRight")  # step 7: the first two-coin subgame, 8 15
-    assert page.text_content("#learn-counter") == "Step 7 of 21: the subgame of coins 1..2"
+    assert page.input_value("#learn-step") == "7"
+    assert page.text_content("#learn-counter") == "of 21: the subgame of coins 1..2"
     assert page.locator("#learn-triangle g.cell.read").count() == 2
     formula = " ".join(page.text_content("#learn-formula").split())
     expected = "M(1,2) = max(a1 - M(2,2), a2 - M(1,1)) = max(8 - 15, 15 - 8)"
@@ -208,7 +207,7 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
     assert "current" in (last.get_attribute("class") or "")
     value = str(solve(row).first_total)
     assert last.locator("text").text_content() == value
-    assert page.text_content("#learn-counter").startswith("Step 21 of 21")
+    assert page.text_content("#learn-counter").startswith("of 21")
     assert re.search(rf"= {value}(?!\d)", page.text_content("#learn-formula") or "")
     page.select_option("#learn-speed", "60")
     page.click("#learn-start")
@@ -221,7 +220,7 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
     tree = page.locator("#learn-tree li")
     assert tree.count() == 31 and page.locator("#learn-tree li.hit").count() == 10
     counter = page.text_content("#learn-counter")
-    assert counter.startswith("Call 31 of 31 · cache hits 10 of 10 · subgames computed 21 of 21")
+    assert counter.startswith("of 31 · cache hits 10 of 10 · subgames computed 21 of 21")
     assert f"2^6 {MINUS} 1 = 63 calls" in counter
     assert page.locator("#learn-triangle g.cell.pending").count() == 0
     assert tree.first.text_content() == f"M(1,6) = {solve(row).margin}"
@@ -370,7 +369,7 @@ def test_defect_5_selected_cell_differs_from_the_optimal_line(app_page: Any, liv
 
 def test_defects_9_10_11_history_long_rows_and_numbers(app_page: Any, live_url: str) -> None:
     page = app_page
-    page.goto(live_url)
+    page.goto(live_url + "#solve")
     enter(page, "0.1 1/3 5")
     page.wait_for_selector("#solve-result:not([hidden])")
     # the first page's own answer may still be showing: wait for this row's
@@ -543,8 +542,8 @@ def test_learn_slider_code_links_and_greedy_row(app_page: Any, live_url: str) ->
     page.check('input[name="learn-mode"][value="fill"]')
     page.fill("#learn-slider", "7")
     wait_js(page, "document.querySelector('#view-learn').dataset.step === '6'")
-    assert page.text_content("#learn-code span.now").strip().startswith("else: M(i, j)")
-    assert "method=fill" in page.url and "step=7" in page.url
+    assert page.text_content("#learn-code span.now").strip().startswith("else: F(i, j)")
+    wait_js(page, "location.hash.includes('method=fill') && location.hash.includes('step=7')")
     page.reload()
     wait_js(page, "document.querySelector('#view-learn').dataset.step === '6'")
     page.click('button.load[data-strategy="greedy"]')  # the review of greedy losing
@@ -573,34 +572,11 @@ def test_explore_link_and_downloads(app_page: Any, live_url: str) -> None:
     assert Path(png.value.path()).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_puzzles_daily_solved_count_and_streak(app_page: Any, live_url: str) -> None:
-    page = app_page
-    page.goto(live_url + "#puzzles")
-    page.wait_for_selector('#view-puzzles[data-state="open"]')
-    today = datetime.datetime.now(datetime.UTC).date()
-    puzzle = daily_puzzle(today)
-    shown = page.locator("#puzzle-board button").all_text_contents()
-    assert shown == [str(coin) for coin in puzzle.coins]
-    page.keyboard.press("ArrowLeft" if puzzle.best_moves[0] == "L" else "ArrowRight")
-    assert page.text_content("#puzzle-result").startswith("Right")
-    assert page.text_content("#puzzle-solved") == "1"
-    assert page.text_content("#puzzle-streak") == "1"
-    page.reload()  # kept in the browser
-    page.wait_for_selector('#view-puzzles[data-state="open"]')
-    assert page.text_content("#puzzle-solved") == "1"
-    page.click("#puzzle-next")
-    wait_js(page, "document.querySelector('#puzzle-title').textContent.startsWith('Puzzle ')")
-    page.click("#puzzle-board button.end >> nth=0")
-    assert page.text_content("#puzzle-result")
-    page.click("#puzzle-play")  # beat the computer from here
-    assert play_state(page) == "your-turn"
-
-
 def test_shortcut_overlay_dark_theme_and_reduced_motion(browser: Any, live_url: str) -> None:
     context = browser.new_context(color_scheme="dark", reduced_motion="reduce")
     page = context.new_page()
     page.goto(live_url)
-    page.wait_for_selector("#solve-result:not([hidden])")
+    page.wait_for_selector("#view-home:not([hidden])")  # the first screen
     background = page.evaluate("getComputedStyle(document.documentElement).backgroundColor")
     assert background == "rgb(21, 21, 21)"
     page.keyboard.press("?")
@@ -670,7 +646,7 @@ def test_defect_13_contrast_of_hints_labels_and_cards(
             "#solve-result:not([hidden])",
         ),
         ("#puzzles?puzzle=1e9", "puzzle=1e9", "#view-puzzles:not([hidden])"),
-        ("#nowhere?coins=1%202", "view", "#view-solve:not([hidden])"),
+        ("#nowhere?coins=1%202", "view", "#view-home:not([hidden])"),
     ],
 )
 def test_crafted_links_fall_back_with_a_notice(

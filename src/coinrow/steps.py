@@ -9,7 +9,10 @@ two, ...), each step with both ways of writing the recurrence and the numbers it
   minus the margin of the rest, which the opponent then moves in);
 * the tutorials' four-way max-min form of the mover's total ``F``:
   ``F(i, j) = max(a_i + min(F(i+2, j), F(i+1, j-1)), a_j + min(F(i+1, j-1), F(i, j-2)))``,
-  with ``F`` of an empty row 0.
+  with ``F`` of an empty row 0;
+* the sum form of the same total, which reads the same two cells as the margin form:
+  ``F(i, j) = S(i, j) - min(F(i+1, j), F(i, j-1))`` (the mover gets all the coins but what
+  the opponent then gets; ``S`` is the coins' sum), the form the Learn view's pseudocode runs.
 
 Both are computed independently here (each step is that recurrence, evaluated), so the trace
 shows what a learner would write down. :func:`memo_calls` is the memoised recursion on the
@@ -35,7 +38,8 @@ Cell = tuple[int, int]
 #: The keys of :meth:`FillStep.to_dict`, in their documented order.
 FILL_STEP_KEYS = ("step", "i", "j", "left_coin", "right_coin", "reads", "after_left",
                   "after_right", "take_left", "take_right", "margin", "inner_reads", "inner",
-                  "left_value", "right_value", "value", "total", "moves")  # fmt: skip
+                  "left_value", "right_value", "value", "total", "moves", "rest_left",
+                  "rest_right", "sum_value")  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,9 @@ class FillStep:
 
     ``after_left`` and ``after_right`` are the margins of what each move leaves to the
     opponent, ``M(i+1, j)`` and ``M(i, j-1)`` (zero for a single coin); ``inner`` holds
-    ``F(i+2, j)``, ``F(i+1, j-1)`` and ``F(i, j-2)`` (zero for an empty row).
+    ``F(i+2, j)``, ``F(i+1, j-1)`` and ``F(i, j-2)`` (zero for an empty row); ``rest_left``
+    and ``rest_right`` are the opponent's best totals on what each move leaves, ``F(i+1, j)``
+    and ``F(i, j-1)`` (zero for a single coin), the cells of :attr:`reads` in totals.
     """
 
     step: int
@@ -58,6 +64,8 @@ class FillStep:
     margin: Value
     value: Value
     total: Value
+    rest_left: Value
+    rest_right: Value
 
     @property
     def reads(self) -> tuple[Cell, ...]:
@@ -98,6 +106,13 @@ class FillStep:
             return self.right_coin + min(self.inner[1], self.inner[2])
 
     @property
+    def sum_value(self) -> Value:
+        """Sum-form value: ``S(i, j) - min(F(i+1, j), F(i, j-1))``, the coins' sum less the
+        opponent's best on what the better move leaves (O(1)); equals :attr:`value`."""
+        with exact_arithmetic():
+            return self.total - min(self.rest_left, self.rest_right)
+
+    @property
     def moves(self) -> Moves:
         """The optimal moves, a tuple of :class:`~coinrow.rules.Move`: ``("L",)``, ``("R",)``
         or ``("L", "R")`` (both for a single coin; O(1))."""
@@ -117,6 +132,7 @@ class FillStep:
             left_value=self.left_value,
             right_value=self.right_value,
             moves=self.moves,
+            sum_value=self.sum_value,
         )
 
 
@@ -135,6 +151,8 @@ def fill_steps(
     (22, 11, ('R',), -3, 11)
     >>> last.inner, last.left_value, last.right_value
     ((7, 15, 15), 15, 22)
+    >>> last.total, last.rest_left, last.rest_right, last.sum_value
+    (33, 18, 11, 22)
     >>> fill_steps(["0.1", "0.2"])[-1].value
     Decimal('0.2')
     """
@@ -161,8 +179,10 @@ def fill_steps(
                 value = max(row[i] + min(inner[0], inner[1]), row[j] + min(inner[1], inner[2]))
                 margins[i, j], values[i, j] = margin, value
                 total = prefix[j + 1] - prefix[i]
+                rest_left = values[i + 1, j] if i < j else zero
+                rest_right = values[i, j - 1] if i < j else zero
                 step = FillStep(len(steps) + 1, i, j, row[i], row[j], after_left, after_right,
-                                inner, margin, value, total)  # fmt: skip
+                                inner, margin, value, total, rest_left, rest_right)  # fmt: skip
                 steps.append(step)
     return steps
 

@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse
 
 from .. import __version__
 from ..errors import CoinrowError, CostLimitError
-from . import online
+from . import learning, online
 from .guard import RequestGuard, Security, allowed_hosts, die_with_parent
 from .inputs import ExactRoute, describe_validation, read_row
 from .limits import (
@@ -39,7 +39,7 @@ from .limits import (
     request_seconds,
 )
 from .pages import STATIC, Compress, StaticCache, mount_pages
-from .routers import Api, learn, play, server, solve
+from .routers import ERRORS, Api, learn, play, server, solve
 from .workers import WorkerPool
 
 __all__ = [
@@ -127,6 +127,7 @@ def create_app(
     api = Api(limits)
     for area in (solve, play, learn, server):
         app.include_router(area.router(api.area()))
+    app.include_router(learning.router(ExactRoute, ERRORS))  # puzzles of several moves, rating
     app.include_router(online.router())
     mount_pages(app)
     return app

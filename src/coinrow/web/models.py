@@ -603,6 +603,9 @@ class FillStepData(BaseModel):
     value: Exact
     total: Exact
     moves: list[Move] = Field(description='The optimal moves: ["L"], ["R"] or ["L", "R"].')
+    rest_left: Exact = Field(description="F(i+1, j): the opponent's best after the left coin.")
+    rest_right: Exact = Field(description="F(i, j-1): the opponent's best after the right coin.")
+    sum_value: Exact = Field(description="The sum form: total - min(rest_left, rest_right).")
 
 
 class MemoCallData(BaseModel):

@@ -3,13 +3,14 @@
 // rows, the random row form, keyboard shortcuts and their overlay (?).
 import { get, post, showDecimals } from "./api.js";
 import * as explore from "./explore.js";
+import * as home from "./home.js";
 import * as learn from "./learn.js";
 import * as play from "./play.js";
 import * as puzzles from "./puzzles.js";
 import * as rules from "./rules.js";
 import * as solve from "./solve.js";
 
-const views = { solve, explore, play, learn, puzzles };
+const views = { home, solve, explore, play, learn, puzzles };
 // Views that take other rules of the game (the rules selector shows there).
 const RULED = ["solve", "explore", "play"];
 const input = document.getElementById("coins");
@@ -75,12 +76,12 @@ function go(view, params = null) {
 }
 
 function activate(view, params = null) {
-  if (!(view in views)) view = "solve";
+  if (!(view in views)) view = "home";
   for (const [name, module] of Object.entries(views)) {
     const on = name === view;
     document.getElementById(`view-${name}`).hidden = !on;
     const tab = document.getElementById(`tab-${name}`);
-    tab.setAttribute("aria-selected", String(on));
+    if (tab) tab.setAttribute("aria-selected", String(on)); // the landing has no tab
     if (!on && module.hide) module.hide();
   }
   active = view;
@@ -106,7 +107,7 @@ const PARAMS = {
   ply: /^\d{1,7}$/,
   seed: /^\d{1,10}$/,
   hide: /^[01]$/,
-  puzzle: /^(?:daily|\d{1,10})$/,
+  puzzle: /^(?:daily|\d{1,10}|(?:greedy-trap|parity-trap|endgame|misere):\d{1,10})$/,
 };
 const notice = document.getElementById("link-notice");
 
@@ -128,15 +129,15 @@ function route() {
   const [view, query] = location.hash.replace(/^#/, "").split("?");
   const params = checkedParams(view, Object.fromEntries(new URLSearchParams(query || "")));
   if (params.coins) input.value = params.coins;
-  if (RULED.includes(view || "solve")) rules.set(params.rules || null);
+  if (RULED.includes(view || "home")) rules.set(params.rules || null);
   delete params.coins;
   delete params.rules;
-  activate(view || "solve", Object.keys(params).length ? params : null);
+  activate(view || "home", Object.keys(params).length ? params : null);
 }
 
 document.getElementById("row-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  go(active || "solve");
+  go(active && active !== "home" ? active : "solve");
 });
 
 document.getElementById("random-go").addEventListener("click", async () => {
@@ -162,7 +163,7 @@ document.getElementById("random-go").addEventListener("click", async () => {
       n, values: document.getElementById("random-values").value, seed: seed.value,
     });
     input.value = row.coins.join(" ");
-    go(active || "solve");
+    go(active && active !== "home" ? active : "solve");
   } catch (error) {
     ctx.error(`Values: ${error.message.replace(/^query parameter values: /, "")}`, { row: false });
   }

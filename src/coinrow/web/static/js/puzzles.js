@@ -1,24 +1,32 @@
-// Puzzles: rows where the tempting move (the larger end, or the odd/even rule) loses, found by
-// the library (/api/puzzle). The daily puzzle is seeded by the UTC date; the solved count and
-// the streak of days are kept in this browser (localStorage).
-import { fmt, get } from "./api.js";
+// Puzzles of several moves, found by the library (/api/puzzles/puzzle): you move first and
+// must find the only best move, the computer answers, and you must find the next one too.
+// Themes (greedy trap, parity trap, endgame, misère), retry, "show solution", why a wrong
+// move loses (the library's words), a rating computed by the library (Glicko-2,
+// /api/puzzles/rate), and the history of attempts, kept in this browser (localStorage). The
+// daily puzzle has one try: after it, today's answer stays on screen.
+import { fmt, get, post } from "./api.js";
 
 let ctx;
 const $ = (id) => document.getElementById(id);
 const STORE = "coinrow.puzzles";
-const state = { puzzle: null, daily: false, answered: false, token: 0 };
+const THEMES = ["greedy-trap", "parity-trap", "endgame", "misere"];
+// The computer's answer comes after a short pause, so a person sees their move land first.
+const ANSWER_MS = 450;
+const state = {
+  puzzle: null, daily: false, token: 0, step: 0, lo: 0, hi: 0, taken: [], status: "open",
+  first: true, timer: null,
+};
 
 export function init(context) {
   ctx = context;
   $("puzzle-daily").addEventListener("click", () => open({ daily: true }));
-  $("puzzle-next").addEventListener("click", () => {
-    const seed = state.puzzle && !state.daily ? state.puzzle.seed + 1 : Math.floor(Math.random() * 1e6);
-    open({ seed });
-  });
+  $("puzzle-next").addEventListener("click", () => open(nextChoice()));
   $("puzzle-board").addEventListener("click", (event) => {
     const button = event.target.closest("button[data-move]");
-    if (button) answer(button.dataset.move);
+    if (button && !button.disabled) play(button.dataset.move);
   });
+  $("puzzle-retry").addEventListener("click", retry);
+  $("puzzle-solution").addEventListener("click", showSolution);
   $("puzzle-play").addEventListener("click", () => {
     const coins = state.puzzle.coins.map((coin) => String(coin)).join(" ");
     ctx.load(coins, "play", { opponent: "optimal", seat: "first" });
@@ -28,21 +36,27 @@ export function init(context) {
 
 export function params() {
   if (!state.puzzle) return {};
-  return state.daily ? { puzzle: "daily" } : { puzzle: String(state.puzzle.seed) };
+  return { puzzle: state.daily ? "daily" : state.puzzle.id };
 }
 
 export function show(text, restore = null) {
-  if (restore && restore.puzzle && restore.puzzle !== "daily" && /^\d+$/.test(restore.puzzle)) {
-    open({ seed: Number(restore.puzzle) });
+  const wanted = restore && restore.puzzle;
+  if (wanted && wanted !== "daily") {
+    const [theme, seed] = /^\d+$/.test(wanted) ? ["greedy-trap", wanted] : wanted.split(":");
+    if (!state.puzzle || state.daily || state.puzzle.id !== `${theme}:${seed}`) open({ theme, seed: Number(seed) });
   } else if (restore || !state.puzzle) {
     open({ daily: true });
   }
 }
 
+export function hide() {
+  clearTimeout(state.timer);
+}
+
 export function key(name) {
-  if (!state.puzzle || state.answered) return false;
-  if (name === "ArrowLeft") answer("L");
-  else if (name === "ArrowRight") answer("R");
+  if (!state.puzzle || state.status !== "open" || !yourTurn()) return false;
+  if (name === "ArrowLeft") play("L");
+  else if (name === "ArrowRight") play("R");
   else return false;
   return true;
 }
@@ -52,11 +66,16 @@ function today() {
 }
 
 function stored() {
+  const empty = { solved: [], days: [], dailies: {}, history: [], tried: [], rating: null };
   try {
-    return { solved: [], days: [], ...JSON.parse(localStorage.getItem(STORE) || "{}") };
+    return { ...empty, ...JSON.parse(localStorage.getItem(STORE) || "{}") };
   } catch {
-    return { solved: [], days: [] };
+    return empty;
   }
+}
+
+function save(data) {
+  localStorage.setItem(STORE, JSON.stringify(data));
 }
 
 function streak(days) {
@@ -72,17 +91,39 @@ function streak(days) {
   return count;
 }
 
+const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+const article = (word) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+
 function renderStats() {
   const data = stored();
+  const rating = data.rating || { rating: 1500, rd: 350 };
+  $("puzzle-rating").textContent = String(Math.round(rating.rating));
+  $("puzzle-rd").textContent = `(± ${Math.round(2 * rating.rd)}${data.rating ? "" : ", not rated yet"})`;
   $("puzzle-solved").textContent = String(data.solved.length);
-  $("puzzle-streak").textContent = String(streak(data.days));
+  $("puzzle-streak").textContent = plural(streak(data.days), "day");
+  const items = data.history.slice(-12).reverse().map((entry) => {
+    const item = document.createElement("li");
+    const change = entry.change === null ? "" : `, rating ${Math.round(entry.rating)} (${entry.change >= 0 ? "+" : "−"}${Math.abs(Math.round(entry.change))})`;
+    item.textContent = `${entry.day} · ${entry.title}: ${entry.result}${change}`;
+    return item;
+  });
+  $("puzzle-history").replaceChildren(...items);
+  $("puzzle-history-none").hidden = items.length > 0;
 }
 
-async function open({ daily = false, seed = null }) {
+function nextChoice() {
+  const choice = $("puzzle-theme").value;
+  const theme = choice === "any" ? THEMES[Math.floor(Math.random() * THEMES.length)] : choice;
+  if (state.puzzle && !state.daily && state.puzzle.theme === theme) return { theme, seed: state.puzzle.seed + 1 };
+  return { theme, seed: Math.floor(Math.random() * 1e6) };
+}
+
+async function open({ daily = false, theme = null, seed = null }) {
   const token = ++state.token;
+  clearTimeout(state.timer);
   let puzzle;
   try {
-    puzzle = await get("puzzle", daily ? { date: today() } : { seed });
+    puzzle = await get("puzzles/puzzle", daily ? { date: today() } : { theme, seed });
   } catch (error) {
     if (token === state.token) ctx.error(error.message, { row: false });
     return;
@@ -90,51 +131,212 @@ async function open({ daily = false, seed = null }) {
   if (token !== state.token) return;
   state.puzzle = puzzle;
   state.daily = daily;
-  state.answered = false;
-  $("puzzle-title").textContent = daily ? `Daily puzzle, ${today()}` : `Puzzle ${puzzle.seed}`;
-  $("puzzle-task").textContent = `You move first. Find the best move: take the left or the right coin (← or →).`;
-  const n = puzzle.coins.length;
+  state.first = true;
+  $("puzzle-title").textContent = daily ? `Daily puzzle, ${today()}: ${puzzle.theme_title}` : `${puzzle.theme_title} ${puzzle.seed}`;
+  const moves = puzzle.steps.length;
+  $("puzzle-about").textContent = `${puzzle.theme_about} Rated ${puzzle.rating}.`;
+  $("puzzle-task").textContent = `You move first${puzzle.rules === "misere" ? ", under misère (the smaller total wins)" : ""}. `
+    + `Find ${moves > 1 ? `${moves} best moves in a row` : "the best move"}: take the left or the right coin (← or →).`;
+  const done = daily ? stored().dailies[today()] : null;
+  if (done) {
+    // one try a day: the answer stays
+    reset();
+    state.status = done;
+    showLine(puzzle.line, `You have tried today's puzzle: ${done === "solved" ? "solved" : "not solved"}. A new one comes tomorrow (UTC). The solution:`);
+    ctx.update("puzzles");
+    return;
+  }
+  reset();
+  render();
+  ctx.update("puzzles");
+}
+
+function reset() {
+  const n = state.puzzle.coins.length;
+  state.step = 0;
+  state.lo = 0;
+  state.hi = n - 1;
+  state.taken = Array(n).fill(null); // [who, ply] of each taken coin
+  state.status = "open";
+  $("puzzle-result").textContent = "";
+  $("puzzle-why").textContent = "";
+}
+
+function yourTurn() {
+  const step = state.puzzle.steps[state.step];
+  return step && state.taken.filter(Boolean).length === step.ply;
+}
+
+function coinAt(move) {
+  return move === "L" ? state.lo : state.hi;
+}
+
+function take(move, who) {
+  const index = coinAt(move);
+  state.taken[index] = [who, state.taken.filter(Boolean).length + 1];
+  if (move === "L") state.lo += 1;
+  else state.hi -= 1;
+  return index;
+}
+
+function words(index, move) {
+  return `the ${fmt(state.puzzle.coins[index])} (${move === "L" ? "left" : "right"})`;
+}
+
+function play(move) {
+  if (state.status !== "open" || !yourTurn()) return;
+  const step = state.puzzle.steps[state.step];
+  const index = coinAt(move);
+  if (move !== step.best) {
+    const best = coinAt(step.best);
+    render({ wrong: index, best });
+    const tempted = step.tempting === move;
+    fail(`Not this time: taking ${words(index, move)} is ${tempted ? "the tempting move" : "not the best"}.`, step.why[move], tempted);
+    return;
+  }
+  take(move, "you");
+  state.step += 1;
+  if (!step.reply) {
+    render();
+    finish("solved", `Solved: ${describe(state.puzzle.line)}`);
+    return;
+  }
+  render();
+  $("puzzle-result").textContent = `Right: ${words(index, move)}. The computer answers…`;
+  state.timer = setTimeout(() => {
+    const reply = take(step.reply, "computer");
+    render();
+    $("puzzle-result").textContent = `Right. The computer took ${words(reply, step.reply)}. Your move: find the best again.`;
+  }, ANSWER_MS);
+}
+
+function describe(line) {
+  // the solution in words, from the start
+  let lo = 0;
+  let hi = state.puzzle.coins.length - 1;
+  const parts = line.map((move, ply) => {
+    const index = move === "L" ? lo++ : hi--;
+    return `${ply % 2 === 0 ? "you take" : "the computer takes"} the ${fmt(state.puzzle.coins[index])}`;
+  });
+  return `${parts.join(", ")}; with best play you finish with ${fmt(state.puzzle.best_total)}.`;
+}
+
+function fail(message, why, tempted) {
+  finish("failed", message, tempted);
+  $("puzzle-why").textContent = why;
+}
+
+async function finish(status, message, tempted = true) {
+  state.status = status;
+  const puzzle = state.puzzle;
+  // the trap's size, said when it was avoided or fallen into
+  const grade = tempted ? ` The tempting move (${puzzle.tempting_rule}) loses ${fmt(puzzle.loss)}, ${article(puzzle.grade)}.` : "";
+  $("puzzle-result").textContent = `${message}${grade}`;
+  $("view-puzzles").dataset.state = status;
+  $("puzzle-retry").hidden = state.daily;
+  $("puzzle-solution").hidden = status === "solved";
+  $("puzzle-play").hidden = puzzle.rules !== "plain";
+  for (const button of $("puzzle-board").querySelectorAll("button")) button.disabled = true;
+  if (!state.first) return; // a retry is practice: it does not count
+  state.first = false;
+  const data = stored();
+  const solved = status === "solved";
+  if (solved && !data.solved.includes(puzzle.id)) data.solved.push(puzzle.id);
+  if (state.daily) {
+    data.dailies[today()] = status;
+    if (solved && !data.days.includes(today())) data.days.push(today());
+  }
+  const entry = { day: today(), id: puzzle.id, title: `${state.daily ? "daily, " : ""}${puzzle.theme_title} ${puzzle.seed}`, result: solved ? "solved" : "missed", rating: null, change: null };
+  try {
+    const before = data.rating || {};
+    const rated = await post("puzzles/rate", { ...before, puzzle: puzzle.rating, solved });
+    data.rating = { rating: rated.rating, rd: rated.rd, volatility: rated.volatility };
+    entry.rating = rated.rating;
+    entry.change = rated.change;
+  } catch (error) {
+    ctx.error(`The rating could not be updated: ${error.message}`, { row: false });
+  }
+  data.history = [...data.history, entry].slice(-100);
+  save(data);
+  renderStats();
+}
+
+function retry() {
+  clearTimeout(state.timer);
+  reset();
+  render();
+  $("puzzle-result").textContent = "Again, for practice (it does not change your rating).";
+}
+
+function showSolution() {
+  clearTimeout(state.timer);
+  if (state.status === "open") {
+    render();
+    finish("failed", "The solution:", false);
+  }
+  showLine(state.puzzle.line, "The solution:");
+}
+
+// The board after a whole line, each taken coin numbered by its move.
+function showLine(line, heading) {
+  state.lo = 0;
+  state.hi = state.puzzle.coins.length - 1;
+  state.taken = Array(state.puzzle.coins.length).fill(null);
+  line.forEach((move, ply) => take(move, ply % 2 === 0 ? "you" : "computer"));
+  state.step = state.puzzle.steps.length;
+  render({ numbered: true });
+  $("puzzle-result").textContent = `${heading} ${describe(line)}`;
+  $("puzzle-why").textContent = state.puzzle.explanation ? `Why the tempting move loses: ${state.puzzle.explanation}` : "";
+  $("view-puzzles").dataset.state = state.status;
+  $("puzzle-retry").hidden = state.daily;
+  $("puzzle-solution").hidden = true;
+  $("puzzle-play").hidden = state.puzzle.rules !== "plain";
+}
+
+function render({ wrong = null, best = null, numbered = false } = {}) {
+  const puzzle = state.puzzle;
+  const open = state.status === "open" && wrong === null && yourTurn();
   const buttons = puzzle.coins.map((coin, index) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "coin";
     button.textContent = fmt(coin);
-    if (index === 0 || index === n - 1) {
+    const taken = state.taken[index];
+    const end = index === state.lo || index === state.hi;
+    if (taken) {
+      button.classList.add("taken", taken[0] === "you" ? "first" : "second");
+      button.setAttribute("aria-label", `${fmt(coin)}, taken by ${taken[0] === "you" ? "you" : "the computer"} at move ${taken[1]}`);
+      if (numbered) {
+        const small = document.createElement("small");
+        small.textContent = ` ${taken[1]}`;
+        button.append(small);
+      }
+      button.disabled = true;
+    } else if (end && open) {
       button.classList.add("end");
-      button.dataset.move = index === 0 ? "L" : "R";
-      button.title = index === 0 ? "take the left coin (←)" : "take the right coin (→)";
+      button.dataset.move = index === state.lo ? "L" : "R";
+      button.title = index === state.lo ? "take the left coin (←)" : "take the right coin (→)";
     } else {
       button.disabled = true;
+    }
+    if (index === wrong) {
+      button.classList.add("chosen");
+      button.append(" ✗");
+      button.setAttribute("aria-label", `${fmt(coin)}: your move, not the best`);
+    }
+    if (index === best) {
+      button.classList.add("best");
+      button.append(" ✓");
+      button.setAttribute("aria-label", `${fmt(coin)}: the best move`);
     }
     return button;
   });
   $("puzzle-board").replaceChildren(...buttons);
-  $("puzzle-result").textContent = "";
-  $("puzzle-play").hidden = true;
-  $("view-puzzles").dataset.state = "open";
-  ctx.update("puzzles");
-}
-
-function answer(move) {
-  const puzzle = state.puzzle;
-  if (!puzzle || state.answered) return;
-  state.answered = true;
-  for (const button of $("puzzle-board").querySelectorAll("button")) button.disabled = true;
-  const right = puzzle.best_moves.includes(move);
-  const side = (m) => (m === "L" ? "left" : "right");
-  const rule = `${puzzle.tempting === "greedy" ? "Greedy" : "The odd/even rule"} (${puzzle.tempting_rule})`;
-  const cost = `loses ${fmt(puzzle.loss)} (a ${puzzle.grade})`;
-  if (right) {
-    const data = stored();
-    const key = String(puzzle.seed);
-    if (!data.solved.includes(key)) data.solved.push(key);
-    if (state.daily && !data.days.includes(today())) data.days.push(today());
-    localStorage.setItem(STORE, JSON.stringify(data));
-    $("puzzle-result").textContent = `Right: the ${side(move)} coin. ${rule} takes the ${side(puzzle.tempting_move)} coin and ${cost}; best play gets ${fmt(puzzle.best_total)}.`;
-  } else {
-    $("puzzle-result").textContent = `Not this time: the ${side(move)} coin is the tempting move. ${rule} ${cost}. Best: the ${side(puzzle.best_moves[0])} coin, for ${fmt(puzzle.best_total)}.`;
+  $("view-puzzles").dataset.state = state.status === "open" ? (yourTurn() ? "open" : "answering") : state.status;
+  $("view-puzzles").dataset.step = String(state.step);
+  if (state.status === "open") {
+    $("puzzle-retry").hidden = true;
+    $("puzzle-solution").hidden = false;
+    $("puzzle-play").hidden = true;
   }
-  $("view-puzzles").dataset.state = right ? "solved" : "missed";
-  $("puzzle-play").hidden = false;
-  renderStats();
 }
