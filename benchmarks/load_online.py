@@ -10,8 +10,9 @@ Each player waits ``--think`` seconds (default 1) before each of their moves, as
 do, so N games make about N moves a second. A game that ends (40 coins, 40 moves) is
 followed by a rematch on the same sockets' seats. With ``--redis`` a ``redis-server`` is
 started on a free loopback port, two ``coinrow serve --redis`` processes share it, and
-each game's two players are on different processes. Bounded: at most 2,000 games and 120
-seconds; every process started is ended.
+each game's two players are on different processes. The server processes' CPU time per
+move is reported too: on a shared machine the latencies depend on the load, the CPU time
+much less. Bounded: at most 2,000 games and 120 seconds; every process started is ended.
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ def memory_kib(pid: int) -> tuple[int, int]:
     return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
 
 
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process so far, from /proc (its own threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}",
@@ -98,6 +105,7 @@ class Stats:
     def __init__(self) -> None:
         self.stop = float("inf")  # set when every table is seated
         self.seated = 0
+        self.server_cpu = 0.0  # CPU seconds the server processes used while timed
         self.latencies: list[float] = []
         self.frames_in = 0
         self.bytes_in = 0
@@ -177,7 +185,9 @@ async def play_games(
             ]
             tokens.reverse()
     except Exception as error:  # report, do not hide
-        stats.errors.append(f"{game}: {type(error).__name__}: {error} at {time.perf_counter() - stats.stop:+.1f} s")
+        stats.errors.append(
+            f"{game}: {type(error).__name__}: {error} at {time.perf_counter() - stats.stop:+.1f} s"
+        )
     finally:
         for ws in sockets:
             await ws.close()
@@ -193,9 +203,11 @@ async def run(
     while stats.seated < games and not any(t.done() for t in tables):
         await asyncio.sleep(0.05)  # every table seated (seating is not timed)
     seated = sum(memory_kib(pid)[0] for pid in pids)
+    cpu = sum(cpu_seconds(pid) for pid in pids)
     stats.stop = time.perf_counter() + seconds
     ready.set()
     await asyncio.gather(*tables)
+    stats.server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
     memory = {
         "before_kib": before,
         "seated_kib": seated,
@@ -266,6 +278,11 @@ def main() -> None:
         f"latency p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms; "
         f"{stats.bytes_in / max(1, len(stats.latencies)):.0f} bytes per event frame; "
         f"errors {len(stats.errors)}"
+    )
+    cpu_ms = 1000 * stats.server_cpu / max(1, stats.moves)
+    print(
+        f"server CPU: {stats.server_cpu:.1f} s for {stats.moves} moves, {cpu_ms:.2f} ms a move "
+        f"(a core would serve about {1000 / max(cpu_ms, 1e-9):.0f} moves a second)"
     )
     per_game = (memory["seated_kib"] - memory["before_kib"]) / args.games
     print(

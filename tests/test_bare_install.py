@@ -229,4 +229,5 @@ def test_serve_names_the_web_extra(bare: Bare, tmp_path: Path) -> None:
     )
     shipped = bare.python(code, cwd=tmp_path)  # the page ships inside the package
     assert shipped.returncode == 0, shipped.stderr
-    assert "'index.html', 'js', 'style.css'" in shipped.stdout and "'app.js'" in shipped.stdout
+    for name in ("index.html", "js", "style.css", "app.js", "game.html", "online.css", "online.js"):
+        assert f"'{name}'" in shipped.stdout, name

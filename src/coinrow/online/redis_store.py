@@ -1,9 +1,10 @@
 """Online games in Redis, shared by several server processes (``coinrow serve`` with Redis).
 
 Each game's log is a stream ``coinrow:log:ID`` (event ``seq`` K is entry ``K+1-0``, so a
-reader asks for the events it has not seen; never trimmed: the archive); its summary a hash field of ``coinrow:games``, with the sorted sets
-``coinrow:updated`` (every game) and ``coinrow:live`` (games not over) for the lists, and
-``coinrow:address:KEY`` (the live games created from one address). An append is one Lua
+reader asks for the events it has not seen; never trimmed: the archive); its summary a
+hash field of ``coinrow:games``, with the sorted sets ``coinrow:updated`` (every game)
+and ``coinrow:live`` (games not over) for the lists, and ``coinrow:address:KEY`` (the live
+games created from one address). An append is one Lua
 script, so it is atomic: it checks the stream's length against the event's number, adds
 the event, updates the summary and publishes the event on ``coinrow:events:ID``; every
 process subscribes to ``coinrow:events:*`` and hands each event to its own sockets.

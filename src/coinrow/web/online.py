@@ -177,6 +177,27 @@ class Online:
         self.spectators: dict[str, int] = {}  # by game
         self.seated: dict[tuple[str, int], int] = {}  # (game, seat): sockets
         self._sweeper: asyncio.Task[None] | None = None
+        #: The last event frame of each game (and board choice), sent to every socket of
+        #: the game instead of being built for each.
+        self._frames: dict[tuple[str, bool], tuple[int, str]] = {}
+
+    def event_frame(self, game_id: str, event: dict[str, Any], *, board: bool) -> str:
+        """The frame announcing ``event`` with the state after it, built once for all the
+        sockets of the game in this process (O(moves) the first time, O(1) after)."""
+        key = (game_id, board)
+        kept = self._frames.get(key)
+        if kept is not None and kept[0] == event["seq"]:
+            return kept[1]
+        frame = {
+            "type": "event",
+            "event": public(event),
+            "state": self.state(game_id, board=board, seq=event["seq"]),
+        }
+        text = json.dumps(frame, separators=(",", ":"))
+        if len(self._frames) >= 2 * self.limits.sockets_total:
+            self._frames.clear()  # bounded: at most two frames a socket
+        self._frames[key] = (event["seq"], text)
+        return text
 
     @property
     def referee(self) -> Referee:
@@ -201,8 +222,12 @@ class Online:
             except Exception:  # a failed sweep must not end the next ones
                 await asyncio.sleep(self.limits.sweep_seconds)
 
-    def state(self, game_id: str, *, board: bool) -> dict[str, Any]:
-        room = self.referee.room(game_id, fresh=True)
+    def state(self, game_id: str, *, board: bool, seq: int | None = None) -> dict[str, Any]:
+        """The game's state for clients; read from the store unless the room in memory has
+        event ``seq`` already (O(events read))."""
+        room = self.referee.room(game_id)
+        if seq is None or room.seq < seq:
+            room = self.referee.room(game_id, fresh=True)
         data = room.to_dict(self.referee.clock())
         if board:
             data["board"] = board_svg(room.game, title=f"{room.rules.title}: {room.game_id}")
@@ -541,13 +566,9 @@ class Connection:
         if event["seq"] <= self.sent:
             return  # sent already (from the log, or announced twice)
         self.sent = event["seq"]
-        await self._send(
-            {
-                "type": "event",
-                "event": public(event),
-                "state": self.online.state(self.game_id, board=self.board),
-            }
-        )
+        text = self.online.event_frame(self.game_id, event, board=self.board)
+        if self.socket.client_state == WebSocketState.CONNECTED:
+            await self.socket.send_text(text)
 
     async def _write(self) -> None:
         while True:
