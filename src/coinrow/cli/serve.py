@@ -9,6 +9,7 @@ from pathlib import Path
 import typer
 
 from ..errors import MissingExtraError
+from ..online.limits import OnlineLimits
 from .common import app, fail
 
 
@@ -99,7 +100,6 @@ WS_MAX_BYTES = 64 * 2**10
 def report_store(data_dir: str | None, redis_url: str | None) -> None:
     """Choose the online games' store for every server process (by environment variables)
     and say where it is, in one line on standard error; refuse one that cannot be used."""
-    from ..online.limits import OnlineLimits
     from ..web import online
 
     OnlineLimits.from_env()  # a bad COINROW_ONLINE_* setting is one line here

@@ -22,7 +22,9 @@ from typing import Any
 from ..errors import CoinrowError
 from ..game import Game, seat_name
 from ..numbers import Row, Value, json_value
+from ..record import Record
 from ..rules import Rules, coerce_rules
+from ..strategies import BUILTINS, get
 
 #: The preset messages players may send (no free text): index -> words.
 PRESETS: tuple[str, ...] = (
@@ -469,7 +471,6 @@ class Room:
         mover = self.mover
         if mover is None or self.seats[mover].strategy is None:
             return None
-        from ..strategies import get
 
         name = self.seats[mover].strategy or "optimal"
         strategy = get(name, seed=self.number, allow_user=False, rules=self.rules)
@@ -478,7 +479,6 @@ class Room:
 
     def record_text(self) -> str:
         """The game in coinrow's record format (:class:`~coinrow.record.Record`; O(moves))."""
-        from ..record import Record
 
         headers = {"game": self.game_id, "result": self._result_words()}
         rules = None if self.rules.is_plain else self.rules
@@ -531,7 +531,6 @@ def created_event(
         raise OnlineError("seats", f"the rules {chosen} seat {players} players, not {len(seats)}")
     if all(seat is not None for seat in seats):
         raise OnlineError("seats", "at least one seat must be a person's")
-    from ..strategies import BUILTINS, get
 
     for seat in seats:
         if seat is not None:

@@ -37,6 +37,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from ..analysis import analyze
 from ..online import PRESETS, OnlineError, OnlineLimits, Referee, public
 from ..online.board import board_svg
+from ..online.redis_store import RedisStore
 from ..online.store import SqliteStore, Store
 from ..rules import RULES
 from .models import ErrorResponse
@@ -115,7 +116,6 @@ def open_store(environ: dict[str, str] | None = None) -> Store:
     environ = dict(os.environ) if environ is None else environ
     url = environ.get(REDIS_VARIABLE)
     if url:
-        from ..online.redis_store import RedisStore
 
         return RedisStore(url)
     return SqliteStore(environ.get(DATA_VARIABLE) or default_data_dir())
