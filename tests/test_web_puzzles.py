@@ -18,6 +18,7 @@ from conftest import CHROMIUM, wait_js, watch_csp
 from coinrow.numbers import json_value
 from coinrow.puzzles import PUZZLE_RD, daily_themed_puzzle, themed_puzzle
 from coinrow.rating import Rating, update
+from coinrow.rules import Rules
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),
@@ -136,7 +137,8 @@ def test_a_puzzle_of_several_moves_retry_solution_and_rating(page: Any, live_url
     page.wait_for_selector('#view-puzzles[data-state="open"]')
     seed = int(page.text_content("#puzzle-title").split()[-1])
     other = themed_puzzle("misere", seed)
-    assert "misère (the smaller total wins)" in page.text_content("#puzzle-task")
+    assert other.to_dict()["rules_words"] == f"Misère: {Rules.parse('misere').describe()}"
+    assert page.text_content("#puzzle-task").startswith(other.to_dict()["rules_words"])
     step = other.steps[0]
     wrong = "R" if step.best == "L" else "L"
     page.tap(f"#puzzle-board button[data-move='{wrong}']")

@@ -24,7 +24,7 @@ from .game import Position
 from .numbers import Value, exact_arithmetic, json_fields, json_value, random_row
 from .play_values import PlayValues
 from .refute import check_row
-from .rules import Moves
+from .rules import Moves, Rules
 from .strategies import get
 from .subgames import Subgames
 
@@ -252,6 +252,7 @@ class LinePuzzle:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (O(n + moves))."""
         theme = THEMES[self.theme]
+        rules = Rules.parse(self.rules)
         return json_fields(
             self,
             order=("id", "theme", "seed"),
@@ -259,6 +260,8 @@ class LinePuzzle:
             theme_title=theme.title,
             theme_about=theme.about,
             tempting_rule=TEMPTING_WORDS[self.tempting, self.rules],
+            plain=rules.is_plain,
+            rules_words="" if rules.is_plain else f"{rules.title}: {rules.describe()}",
             line=self.line,
             explanation=self.explanation,
         )

@@ -74,7 +74,7 @@ class RedisStore:
         self._append = self._redis.register_script(_APPEND)
         self._create = self._redis.register_script(_CREATE)
         self._announcer = Announcer()
-        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+        self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call, unused-ignore]
         self._pubsub.psubscribe(**{f"{_PREFIX}events:*": self._heard})
         self._thread = self._pubsub.run_in_thread(sleep_time=0.5, daemon=True)
         self._closed = threading.Event()

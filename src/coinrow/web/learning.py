@@ -74,6 +74,8 @@ class LinePuzzleResponse(BaseModel):
     theme_title: str
     theme_about: str
     tempting_rule: str
+    plain: bool = Field(description="Whether the puzzle is under the plain game's rules.")
+    rules_words: str = Field(description="The rules in words (empty for the plain game).")
     line: list[str]
     explanation: str = Field(description="Why the tempting move loses, in words.")
 

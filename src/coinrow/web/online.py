@@ -116,7 +116,6 @@ def open_store(environ: dict[str, str] | None = None) -> Store:
     environ = dict(os.environ) if environ is None else environ
     url = environ.get(REDIS_VARIABLE)
     if url:
-
         return RedisStore(url)
     return SqliteStore(environ.get(DATA_VARIABLE) or default_data_dir())
 

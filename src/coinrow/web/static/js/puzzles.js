@@ -9,7 +9,6 @@ import { fmt, get, post } from "./api.js";
 let ctx;
 const $ = (id) => document.getElementById(id);
 const STORE = "coinrow.puzzles";
-const THEMES = ["greedy-trap", "parity-trap", "endgame", "misere"];
 // The computer's answer comes after a short pause, so a person sees their move land first.
 const ANSWER_MS = 450;
 const state = {
@@ -113,7 +112,8 @@ function renderStats() {
 
 function nextChoice() {
   const choice = $("puzzle-theme").value;
-  const theme = choice === "any" ? THEMES[Math.floor(Math.random() * THEMES.length)] : choice;
+  const themes = [...$("puzzle-theme").options].map((option) => option.value).filter((value) => value !== "any");
+  const theme = choice === "any" ? themes[Math.floor(Math.random() * themes.length)] : choice;
   if (state.puzzle && !state.daily && state.puzzle.theme === theme) return { theme, seed: state.puzzle.seed + 1 };
   return { theme, seed: Math.floor(Math.random() * 1e6) };
 }
@@ -135,7 +135,7 @@ async function open({ daily = false, theme = null, seed = null }) {
   $("puzzle-title").textContent = daily ? `Daily puzzle, ${today()}: ${puzzle.theme_title}` : `${puzzle.theme_title} ${puzzle.seed}`;
   const moves = puzzle.steps.length;
   $("puzzle-about").textContent = `${puzzle.theme_about} Rated ${puzzle.rating}.`;
-  $("puzzle-task").textContent = `You move first${puzzle.rules === "misere" ? ", under misère (the smaller total wins)" : ""}. `
+  $("puzzle-task").textContent = `${puzzle.rules_words ? `${puzzle.rules_words} ` : ""}You move first. `
     + `Find ${moves > 1 ? `${moves} best moves in a row` : "the best move"}: take the left or the right coin (← or →).`;
   const done = daily ? stored().dailies[today()] : null;
   if (done) {
@@ -235,7 +235,7 @@ async function finish(status, message, tempted = true) {
   $("view-puzzles").dataset.state = status;
   $("puzzle-retry").hidden = state.daily;
   $("puzzle-solution").hidden = status === "solved";
-  $("puzzle-play").hidden = puzzle.rules !== "plain";
+  $("puzzle-play").hidden = !puzzle.plain;
   for (const button of $("puzzle-board").querySelectorAll("button")) button.disabled = true;
   if (!state.first) return; // a retry is practice: it does not count
   state.first = false;
@@ -290,7 +290,7 @@ function showLine(line, heading) {
   $("view-puzzles").dataset.state = state.status;
   $("puzzle-retry").hidden = state.daily;
   $("puzzle-solution").hidden = true;
-  $("puzzle-play").hidden = state.puzzle.rules !== "plain";
+  $("puzzle-play").hidden = !state.puzzle.plain;
 }
 
 function render({ wrong = null, best = null, numbered = false } = {}) {
