@@ -238,7 +238,7 @@ def _grade(tmp_path: Path, name: str) -> list[dict[str, str]]:
     args = ["check", str(folder), "--rubric", str(rubric), "--out", str(out)]
     settings = ["--budget", "3", "--max-length", "4", "--max-n", "300", "--no-complexity"]
     assert main([*args, *settings]) == 0
-    return list(csv.DictReader((out / "grades.csv").open()))
+    return list(csv.DictReader((out / "grades.csv").read_text().splitlines()))
 
 
 def test_grades_do_not_depend_on_load(tmp_path: Path, request: pytest.FixtureRequest) -> None:

@@ -158,6 +158,8 @@ def test_friends_and_a_rule_without_positions(app_page: Any, live_url: str) -> N
     assert hidden == [not playable, not playable]  # offered in Play once positions hold it
     page.goto(live_url + "#play?coins=1%202%203&rules=stone-game-ii")
     expected = "your-turn" if playable else "unplayable"
+    # the finished game's state shows until the new one is read: wait for the new game's
+    wait_js(page, f"document.querySelector('#view-play').dataset.state === '{expected}'")
     assert state(page) == expected
 
 

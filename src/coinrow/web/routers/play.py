@@ -11,8 +11,9 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ...analysis import analyze
+from ...analysis import analysis_seconds, analyze
 from ...engines.table import Table
+from ...engines.variants import position_solves_cost
 from ...errors import InvalidOptionError, InvalidRowError, UnsupportedRulesError
 from ...game import Game
 from ...levels import level_table, levels_for
@@ -79,6 +80,7 @@ def router(api: Api) -> APIRouter:
         row, rules = api.row_and_rules(body, api.limits.play_coins)
         # moves may be written apart ("L R") under every rules, as the schema says
         game = Game(row, body.moves.replace(" ", "") if rules.is_plain else body.moves, rules=rules)
+        check_seconds(play_seconds(game), f"a game of {len(row):,} coins under {rules}")
         ply = len(game.moves) if body.ply is None else body.ply
         if ply > len(game.moves):
             raise InvalidOptionError(f"ply {ply} is beyond the {len(game.moves)} moves given")
@@ -229,6 +231,20 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
         "second_guaranteed": json_value(guaranteed[1]),
         "leader": "first" if first > second else "second" if second > first else "tie",
     }
+
+
+def play_seconds(game: Game) -> float:
+    """Estimated seconds of :func:`play_data` beyond the rules' table, which ``/api/play``
+    prices first: the review and evaluation of every move played
+    (:func:`coinrow.analysis.analysis_seconds`) and, under ``reply`` and ``players``, one
+    solve of the coins left (the library's price,
+    :func:`coinrow.engines.variants.position_solves_cost`) (O(n))."""
+    position, rules, limit = game.position, game.rules, request_seconds()
+    review = analysis_seconds(game.coins, len(game.moves), rules, limit=limit)
+    if position.is_over:
+        return review
+    left = position.hi - position.lo + 1
+    return review + position_solves_cost(game.coins, rules, [left], limit=limit)
 
 
 def play_data(game: Game, ply: int, values: PlayValues, picture_coins: int) -> dict[str, Any]:
