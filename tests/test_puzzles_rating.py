@@ -80,8 +80,8 @@ def test_puzzles_are_seeded_and_the_daily_takes_the_themes_in_turn() -> None:
     assert themed_puzzle("endgame", 5) != themed_puzzle("endgame", 6)
     days = [datetime.date(2026, 11, 23) + datetime.timedelta(days=k) for k in range(4)]
     assert sorted(daily_themed_puzzle(day).theme for day in days) == sorted(THEMES)
-    data = themed_puzzle("misere", 3).to_dict()
-    assert data["id"] == "misere:3" and data["tempting_rule"] == "take the smaller end coin"
+    data = themed_puzzle("variant-rules", 3).to_dict()
+    assert data["id"] == "variant-rules:3" and data["tempting_rule"] == "take the smaller end coin"
     assert "smaller total wins" in data["explanation"]
     with pytest.raises(CoinrowError, match="theme"):
         themed_puzzle("chess", 1)

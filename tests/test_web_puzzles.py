@@ -131,12 +131,12 @@ def test_a_puzzle_of_several_moves_retry_solution_and_rating(page: Any, live_url
     wait_rating(page, won.rating)
     assert page.text_content("#puzzle-solved") == "1"
     # another puzzle, missed: the tempting move, then retry (practice) and the solution
-    page.select_option("#puzzle-theme", "misere")
+    page.select_option("#puzzle-theme", "variant-rules")
     page.tap("#puzzle-next")
     wait_js(page, "document.querySelector('#puzzle-title').textContent.startsWith('Variant')")
     page.wait_for_selector('#view-puzzles[data-state="open"]')
     seed = int(page.text_content("#puzzle-title").split()[-1])
-    other = themed_puzzle("misere", seed)
+    other = themed_puzzle("variant-rules", seed)
     assert other.to_dict()["rules_words"] == f"Misère: {Rules.parse('misere').describe()}"
     assert page.text_content("#puzzle-task").startswith(other.to_dict()["rules_words"])
     step = other.steps[0]

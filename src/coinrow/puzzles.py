@@ -24,7 +24,7 @@ from .game import Position
 from .numbers import Value, exact_arithmetic, json_fields, json_value, random_row
 from .play_values import PlayValues
 from .refute import check_row
-from .rules import Moves, Rules
+from .rules import PLAIN, Misere, Moves, Rules
 from .strategies import get
 from .subgames import Subgames
 
@@ -168,13 +168,13 @@ THEMES: dict[str, Theme] = {
     theme.name: theme
     for theme in (
         Theme("greedy-trap", "Greedy trap", "The larger end coin uncovers a better one for "
-              "the opponent: find the move that does not.", "greedy", "plain", 8, 2, 0),
+              "the opponent: find the move that does not.", "greedy", PLAIN.name, 8, 2, 0),
         Theme("parity-trap", "Parity trap", "Taking all the odd or all the even places "
-              "never loses, but it is not the best: find better.", "parity", "plain", 8, 2, 150),
+              "never loses, but it is not the best: find better.", "parity", PLAIN.name, 8, 2, 150),
         Theme("endgame", "Endgame", "A few coins left: play them out perfectly, every move.",
-              "greedy", "plain", 5, 2, 50),
-        Theme("misere", "Variant rules: misère", "Under misère the smaller total wins: "
-              "taking the smaller end is tempting, and not always right.", "greedy", "misere",
+              "greedy", PLAIN.name, 5, 2, 50),
+        Theme("variant-rules", "Variant rules: misère", "Under misère the smaller total wins: "
+              "taking the smaller end is tempting, and not always right.", "greedy", Misere.name,
               6, 2, 200),
     )
 }  # fmt: skip
@@ -269,9 +269,9 @@ class LinePuzzle:
 
 #: The tempting strategies in words, under the rules of the themes.
 TEMPTING_WORDS: dict[tuple[str, str], str] = {
-    ("greedy", "plain"): TEMPTING["greedy"],
-    ("parity", "plain"): TEMPTING["parity"],
-    ("greedy", "misere"): "take the smaller end coin",
+    ("greedy", PLAIN.name): TEMPTING["greedy"],
+    ("parity", PLAIN.name): TEMPTING["parity"],
+    ("greedy", Misere.name): "take the smaller end coin",
 }
 
 
@@ -281,7 +281,7 @@ def puzzle_rating(*, moves: int, grade: str, theme: str) -> int:
     bonus (O(1)). Set by rule, not measured: a longer line, a subtler loss and less familiar
     rules make a harder puzzle.
 
-    >>> puzzle_rating(moves=2, grade="inaccuracy", theme="misere")
+    >>> puzzle_rating(moves=2, grade="inaccuracy", theme="variant-rules")
     1750
     """
     return BASE_RATING + MOVE_RATING * (moves - 1) + GRADE_RATING[grade] + THEMES[theme].bonus
@@ -412,7 +412,7 @@ def daily_themed_puzzle(day: datetime.date | None = None) -> LinePuzzle:
     themes take turns by day, the seed is :func:`daily_seed` (O(puzzle)).
 
     >>> daily_themed_puzzle(datetime.date(2026, 11, 23)).id
-    'misere:20261123'
+    'variant-rules:20261123'
     """
     if day is None:
         day = datetime.datetime.now(datetime.UTC).date()

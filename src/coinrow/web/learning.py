@@ -19,7 +19,7 @@ from ..puzzles import PUZZLE_RD, THEMES, daily_themed_puzzle, themed_puzzle
 from ..rating import LOWEST_RD, START_RD, Rating, update
 from .models import Exact
 
-ThemeName = Literal["greedy-trap", "parity-trap", "endgame", "misere"]
+ThemeName = Literal["greedy-trap", "parity-trap", "endgame", "variant-rules"]
 
 
 def _no_bool(value: Any) -> Any:
