@@ -37,14 +37,15 @@ FOUR_NINTHS = Fraction(4, 9)
 #: the rows/s that benchmarks/test_census_variants_bench.py measured at 10 and 15 coins (CPU
 #: time; docs/census.md). Keyed by the engine a rule's class attributes choose
 #: (:func:`cost_key`): the pizza, the reduction on transformed coins (misère, Stone Game VII
-#: whose moves score the coins left), take:K and take:any, both ends, a known opponent.
+#: whose moves score the coins left), take:K and take:any, three sides (both ends too), a known
+#: opponent.
 ROW_COSTS: dict[str, tuple[tuple[float, float], tuple[float, float] | None]] = {
     "circle": ((3.7e-5, 4.8e6), (1.6e-7, 2.9e9)),
     "lowest-wins": ((2.1e-5, 2.5e6), (7e-8, 1.0e9)),
     "scores-left": ((1.7e-5, 3.1e6), (6e-8, 1.1e9)),
     "counted": ((4.9e-5, 4.2e6), (6e-8, 3.4e8)),
     "counted-any": ((3.0e-5, 3.6e6), (1.7e-7, 1.3e9)),
-    "both-ends": ((3.4e-5, 2.4e6), (5.5e-8, 7e8)),
+    "three-sides": ((3.4e-5, 2.4e6), (5.5e-8, 7e8)),
     "known-opponent": ((1.6e-5, 7.1e6), None),
 }
 
@@ -62,7 +63,7 @@ def cost_key(rules: Rules) -> str:
     if rules.counted_moves:
         return "counted-any" if rules.take is None else "counted"
     if "B" in rules.sides:
-        return "both-ends"
+        return "three-sides"
     return "scores-left" if rules.scores_left else "lowest-wins"
 
 
