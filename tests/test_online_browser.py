@@ -85,6 +85,19 @@ def invite(page: Any, live_url: str, body: dict[str, Any]) -> str:
     return link
 
 
+def invite_from_play(page: Any, live_url: str, coins: list[int]) -> str:
+    """Play's "Invite a friend" button, as a person uses it: the game opens at its own
+    address, which holds no token, and this browser keeps its seat's token."""
+    page.goto(live_url + "#play?coins=" + "%20".join(map(str, coins)) + "&opponent=friend")
+    wait_js(page, "document.querySelector('#view-play').dataset.state === 'your-turn'")
+    page.click("#play-invite")
+    page.wait_for_url("**/game/*")
+    game = page.url.rstrip("/").rsplit("/", 1)[1]
+    token = page.evaluate(f"localStorage.getItem('coinrow-online:{game}')")
+    assert token and token not in page.url
+    return str(page.url)
+
+
 def wait_moves(pages: list[Any], line: str) -> None:
     for page in pages:
         wait_js(page, f"document.body.dataset.moves === {line!r}")
@@ -118,7 +131,7 @@ def test_two_people_play_through_the_link_and_a_spectator_watches(
 ) -> None:
     coins, moves = [3, 9, 1, 2], ["R", "L", "L", "R"]
     host = people.page()
-    link = invite(host, live_url, {"coins": coins})
+    link = invite_from_play(host, live_url, coins)
     wait_js(host, "document.body.dataset.status === 'waiting'")
     friend = people.page(width=360)  # a phone
     friend.goto(link)  # opening the link takes the free seat

@@ -24,6 +24,7 @@ let levelsFor = null; // the rules whose levels fill the opponent list
 export function init(context) {
   ctx = context;
   $("play-new").addEventListener("click", () => newGame());
+  $("play-invite").addEventListener("click", () => invite());
   $("play-seat").addEventListener("change", () => newGame());
   $("play-strategy").addEventListener("change", () => newGame());
   $("play-hint").addEventListener("click", () => showHint());
@@ -160,6 +161,18 @@ export async function show(text, restore = null) {
   }
   if (key !== game.key) newGame();
   else if (game.data) render();
+}
+
+// An online game of this row and these rules against a friend: the server keeps the game and
+// gives this browser its seat's secret token (kept here, never in the link to share).
+async function invite() {
+  try {
+    const made = await post("online/games", { coins: game.data.coins, rules: ctx.rules(), seat: game.seat });
+    localStorage.setItem(`coinrow-online:${made.game}`, made.token);
+    location.assign(new URL(made.invite.replace(/^\//, ""), document.baseURI).href);
+  } catch (error) {
+    ctx.error(error.message, { row: false });
+  }
 }
 
 export function hide() {
