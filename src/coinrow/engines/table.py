@@ -168,6 +168,11 @@ class Table:
     def _moves_text(self, i: int, j: int) -> str:
         """The engines' text of :meth:`moves_of`: ``"L"``, ``"R"``, ``"LR"`` or ``""``."""
         check_subgame(i, j, len(self.coins))
+        return self._moves_inside(i, j)
+
+    def _moves_inside(self, i: int, j: int) -> str:
+        """:meth:`_moves_text` of a subgame known to be inside the row (no check: the walks
+        of this class make only such subgames)."""
         if i > j:
             return ""
         if i == j:
@@ -183,7 +188,7 @@ class Table:
         """The optimal line taking ``L`` whenever both moves are optimal (O(n))."""
         lo, hi, moves = 0, len(self.coins) - 1, []
         while lo <= hi:
-            move = self._moves_text(lo, hi)[0]
+            move = self._moves_inside(lo, hi)[0]
             moves.append(move)
             lo, hi = (lo + 1, hi) if move == "L" else (lo, hi - 1)
         return "".join(moves)
