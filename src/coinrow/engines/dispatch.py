@@ -123,14 +123,21 @@ def kernel_row(items: object, min_length: int | None, checked: bool = True) -> A
     elif isinstance(items, Row) or (
         isinstance(items, list | tuple) and set(map(type, items)) <= {int}
     ):
-        if checked and not int64_safe(items):  # in Python: no Numba loaded just to look
+        known = items.__dict__.get("int64_safe") if isinstance(items, Row) else None
+        if checked and known is False:
             return None
         import numpy as np
 
         try:
-            return np.array(items, dtype=np.int64)
+            row = np.array(items, dtype=np.int64)
         except OverflowError:
             return None
+        if checked and known is None:
+            safe = int64_safe(row)  # one compiled scan of the array, not two in Python
+            if isinstance(items, Row):
+                items.__dict__["int64_safe"] = safe  # the row's own cached answer
+            return row if safe else None
+        return row
     else:
         return None
     return row if row is not None and (not checked or int64_safe(row)) else None
