@@ -169,7 +169,7 @@ def test_cli_table_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
         "player": None,
     }
     assert main(["table", "--rules", "misere", "1", "2", "3"]) == 0
-    assert "1 2 3 under misere: the first player's margin" in capsys.readouterr().out
+    assert "1 2 3 (Misère): the first player's lead" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from .engines.interval import advance
 from .engines.table import Table
 from .errors import PictureError, RowTooLongError, SubgameError
 from .numbers import Value, exact_arithmetic, format_value, json_value, zero_like
-from .rules import Moves, Player, moves_text, parse_moves, taken_indices
+from .rules import Moves, Player, Rules, moves_text, parse_moves, taken_indices
 
 if TYPE_CHECKING:
     from .engines.interval import IntervalTable
@@ -406,22 +406,36 @@ def variant_title(table: IntervalTable) -> str:
 
     >>> from coinrow import Table
     >>> variant_title(Table([1, 2, 3, 4], rules="take:2"))
-    "1 2 3 4 under take:2: the first player's margin 4, line R2 L2"
+    "1 2 3 4 (Take 1 or 2 coins): the first player's margin 4, line R2 L2"
     """
     n = len(table)
     shown = " ".join(format_value(coin) for coin in table.coins)
     head = shown if len(shown) <= 40 else f"{n} coins"
+    rules = table.rules
     if not n:
-        return f"no coins under {table.rules}"
+        return f"no coins ({rules.label()})"
     margin = format_value(table.margin_of(0, n - 1))
-    return f"{head} under {table.rules}: the first player's margin {margin}, line {table.line}"
+    return (
+        f"{head} ({rules.label()}): the first player's {rules.margin_word} {margin}, "
+        f"line {table.line}"
+    )
 
 
 #: What a variant's cell shows, per view.
 VARIANT_VIEW_WORDS = {
     "margin": "the mover's margin in what the rules score",
-    "total": "the most coins the mover can take",
+    "total": "the largest total the mover can take",
 }
+
+
+def view_words(rules: Rules, view: str) -> str:
+    """What a variant's cell shows in ``view``, in the rules' own words (O(1)).
+
+    >>> from coinrow.rules import Rules
+    >>> view_words(Rules.parse("misere"), "margin")
+    "the mover's lead: the other player's total minus the mover's"
+    """
+    return rules.margin_view if view == "margin" else VARIANT_VIEW_WORDS[view]
 
 
 def describe_variant(table: IntervalTable, cell: VariantCell) -> str:
@@ -437,11 +451,12 @@ def describe_variant(table: IntervalTable, cell: VariantCell) -> str:
     row = " ".join(shown if len(shown) <= 8 else [*shown[:3], "…", *shown[-3:]])
     who = f"{cell.player} player to move" if cell.player else "the mover"
     margin = format_value(table.margin_of(i, j))
+    word = table.rules.margin_word
     if table.rules.scores_left:
-        gets = f"{who}: margin {margin} in points"
+        gets = f"{who}: {word} {margin} in points"
     else:
         verb = "gets" if cell.player else "takes"
-        gets = f"{who} {verb} {format_value(table.value_of(i, j))} at best, margin {margin}"
+        gets = f"{who} {verb} {format_value(table.value_of(i, j))} at best, {word} {margin}"
     several = len(cell.moves) > 1
     best = moves_text(cell.moves)
     return f"coins {i + 1}..{j + 1} ({row}): {gets}; best move{'s' if several else ''}: {best}"

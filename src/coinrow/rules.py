@@ -248,6 +248,13 @@ class Rules:
     census: ClassVar[bool] = True
     #: What a player's score is called: coins taken (a total) or points.
     score_word: ClassVar[str] = "total"
+    #: What the first player's margin in what the rules score is called in sentences
+    #: ("the first player's margin 3"), and the label of that number on a page, with how it
+    #: is taken, so every view says the same number the same way.
+    margin_word: ClassVar[str] = "margin"
+    margin_label: ClassVar[str] = "Margin (first \u2212 second)"
+    #: What a cell of a variant's triangle shows in its margin view.
+    margin_view: ClassVar[str] = "the mover's margin in what the rules score"
 
     # --- parameters (the subclasses that have them override these) ------------------------
     #: Most coins one move takes from one side (None: any number).
@@ -341,6 +348,9 @@ class Rules:
             "interval": self.interval,
             "circle": self.circle,
             "score_word": self.score_word,
+            "label": self.label(),
+            "margin_word": self.margin_word,
+            "margin_label": self.margin_label,
             "lowest_wins": self.lowest_wins,
             "positions": self.positions,
         }
@@ -348,6 +358,15 @@ class Rules:
     def describe(self) -> str:
         """One sentence for people, with the rule's parameters (O(1))."""
         return self.description
+
+    def label(self) -> str:
+        """The rules' short name for people, with their parameters; what a sentence says
+        instead of the text form (O(1)).
+
+        >>> Rules.parse("players:3").label(), Rules.parse("take:2").label()
+        ('3 players, ties to the left coin', 'Take 1 or 2 coins')
+        """
+        return self.title
 
     # --- properties -------------------------------------------------------------------------
     @property
@@ -668,7 +687,7 @@ class Circular(Rules):
 
     def move_words(self, move: str) -> str:
         if move.isdigit():
-            return f"start with slice {int(move) + 1}"
+            return f"start with slice {int(move)}"  # from 0, as the notation and the ring
         return super().move_words(move)
 
     def parse_move(self, text: object) -> Move:
@@ -697,6 +716,9 @@ class Misere(Rules):
     source = "the misère form of the greedy coins game"
     plain_positions = False
     lowest_wins = True
+    margin_word = "lead"
+    margin_label = "Lead (second \u2212 first: the smaller total wins)"
+    margin_view = "the mover's lead: the other player's total minus the mover's"
 
 
 @register
@@ -757,6 +779,13 @@ class Take(Rules):
     def describe(self) -> str:
         most = "any number of" if self.take is None else f"1 to {self.take}"
         return f"Take {most} coins from one end of the row; the larger total wins."
+
+    def label(self) -> str:
+        if self.take is None:
+            return "Take any number of coins"
+        if self.take == 1:
+            return "Take 1 coin"
+        return f"Take 1 {'or' if self.take == 2 else 'to'} {self.take} coins"
 
     def moves_help(self) -> str:
         if self.take is None:
@@ -826,6 +855,9 @@ class Reply(Rules):
     def __str__(self) -> str:
         return f"reply:{self.strategy}"
 
+    def label(self) -> str:
+        return f"Reply to a {self.strategy} opponent"
+
     def describe(self) -> str:
         return (
             f"The first player's best against a second player who always plays "
@@ -877,11 +909,19 @@ class Players(Rules):
     def __str__(self) -> str:
         return f"players:{self.players}:{self.tie_break}"
 
+    def label(self) -> str:
+        ties = {
+            "left": "to the left coin",
+            "right": "to the right coin",
+            "spite": "to the move that leaves the leader the least",
+        }
+        return f"{self.players} players, ties {ties[self.tie_break]}"
+
     def describe(self) -> str:
         ties = {
             "left": "the left coin",
             "right": "the right coin",
-            "spite": "the move that leaves the best-off other player the least",
+            "spite": "the move that leaves the best-off other player the least (spite)",
         }[self.tie_break]
         return (
             f"{self.players} players in turn take the leftmost or the rightmost coin, each "
@@ -923,6 +963,9 @@ class Front(Rules):
 
     def describe(self) -> str:
         return f"Take 1 to {self.take} coins from the front of the row; the larger total wins."
+
+    def label(self) -> str:
+        return f"Take 1 to {self.take} coins from the front"
 
     def moves_help(self) -> str:
         return f"L1 to L{self.take} take that many coins from the front (the left end)"

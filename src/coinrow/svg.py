@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, NamedTuple, cast
 
 from .diagram import (
     MAX_COINS,
-    VARIANT_VIEW_WORDS,
     Cell,
     Highlight,
     Marked,
@@ -39,6 +38,7 @@ from .diagram import (
     title_head,
     variant_picture,
     variant_title,
+    view_words,
 )
 from .engines.table import Table
 from .errors import PictureError
@@ -205,7 +205,8 @@ def _start(
         heading, description = words
         _element(root, "title").text = heading
         _element(root, "desc").text = description
-    return root, _element(root, "rect", x=0, y=0, width=width, fill="white")
+    # class "background": a page may paint it in its own theme (the file stays white)
+    return root, _element(root, "rect", class_="background", x=0, y=0, width=width, fill="white")
 
 
 def _set_height(
@@ -285,9 +286,30 @@ def _cell_box(
              stroke=HIGHLIGHT_COLOR if lit else color,
              stroke_width=3.5 if lit else 1.2)  # fmt: skip
     text, font = fit_text(format_value(cell.value), box - 6, LARGEST_FONT, SMALLEST_FONT)
-    _element(group, "text", x=x, y=y + BOX_HEIGHT / 2 + 0.35 * font, font_size=font,
-             text_anchor="middle", fill="#111").text = text  # fmt: skip
+    _element(group, "text", class_="value", x=x, y=y + BOX_HEIGHT / 2 + 0.35 * font,
+             font_size=font, text_anchor="middle", fill="#111").text = text  # fmt: skip
+    _ij_label(group, x - box / 2, y, box, f"{i + 1},{j + 1}")
     return group, color
+
+
+#: The i/j labels (coin numbers from 1, as the cells' words say) and the arrows to the cells
+#: a cell reads are drawn hidden; a page shows them on demand (CSS ``visibility``).
+LABEL_FONT, READ_COLOR = 9.0, "#c2255c"
+
+
+def _ij_label(group: ET.Element, left: float, top: float, box: float, text: str) -> None:
+    """A cell's ``i,j`` in its top-left corner, hidden until a page shows it."""
+    shown, font = fit_text(text, box / 2, LABEL_FONT, 5.0, DIGIT_EM)
+    _element(group, "text", class_="ij", x=left + 2, y=top + font, font_size=font,
+             fill="#333", visibility="hidden").text = shown  # fmt: skip
+
+
+def _reads(group: ET.Element, layout: _Layout, i: int, j: int) -> None:
+    """Dashed arrows from cell i..j to the two cells its value is computed from (i+1..j and
+    i..j-1), hidden until a page shows them."""
+    reads = _element(group, "g", class_="reads", visibility="hidden")
+    for move in "LR":
+        _arrow(reads, _move_arrow(layout, i, j, move), READ_COLOR, 2.5, dashed=True)
 
 
 VIEW_WORDS = {
@@ -380,6 +402,7 @@ def _draw_cell(
     group, color = _cell_box(root, layout, cell, words, (i, j) in marked.cells)
     if i == j:
         return
+    _reads(group, layout, i, j)
     for move in "LR":
         if (i, j, move) in marked.moves:
             _draw_played(group, _move_arrow(layout, i, j, move), move in cell.moves)
@@ -416,6 +439,9 @@ def _draw_coins(root: ET.Element, table: Table, layout: _Layout) -> None:
         shown, font = fit_text(text, width - 10, 20, SMALLEST_FONT, BOLD_DIGIT_EM)
         _element(group, "text", x=x, y=top + radius + 0.35 * font, font_size=font,
                  text_anchor="middle", font_weight="bold", fill="#3d2c00").text = shown  # fmt: skip
+        _element(group, "text", class_="ij", x=x, y=top + COIN_HEIGHT + LABEL_FONT + 2,
+                 font_size=LABEL_FONT + 2, text_anchor="middle", fill="#333",
+                 visibility="hidden").text = str(index + 1)  # fmt: skip
 
 
 PAGE = """<!DOCTYPE html>
@@ -520,14 +546,22 @@ def variant_triangle(
     pitch, width = _row_width((c.value for c in shown), table.coins, n)
     scale = _scale(size, default_size(n, width), width)
     heading = variant_title(table)
-    words = f"Each cell: {VARIANT_VIEW_WORDS[chosen]}; below it, every optimal move"
+    words = f"Each cell: {view_words(table.rules, chosen)}; below it, every optimal move"
     data = {"data-view": chosen, "data-rules": str(table.rules), "data-coins": str(n)}
     root, background = _start("coinrow-triangle", data, width, (heading, (
         f"{words} (L2: take two coins from the left, B: both ends). The coins lie along the "
         "bottom; each cell stands above the coins of its subgame."
     )))  # fmt: skip
     legend, font, y = _heading(root, heading, words, width, LEGEND_PX / scale)
-    if table.rules.single_coin_moves:
+    rules = table.rules
+    notes = [f"Moves: {rules.moves_help()}"]
+    if not rules.single_coin_moves:
+        notes.append("Grey cells: whose turn it is depends on the moves played")
+    for note in notes:  # the moves' notation and the colours, in the rules' own words
+        y += 1.45 * font
+        fitted = min(font, (width - 2 * PAD) / (TEXT_EM * len(note)))
+        _element(legend, "text", x=PAD, y=y, font_size=fitted).text = note
+    if rules.single_coin_moves:
         y += 1.45 * font
         _player_keys(legend, y, font)
     if marked.cells:
@@ -646,9 +680,11 @@ def ring(solution: Solution, size: int | None = None) -> SvgDiagram:
                  text_anchor="middle", fill=HIGHLIGHT_COLOR if chosen else "#222",
                  font_weight="bold" if chosen else "normal").text = text  # fmt: skip
         ix, iy = point(middle, RING_RADIUS * 0.9 if n > 1 else 0.5 * RING_RADIUS)
-        if n <= 24:
-            _element(group, "text", class_="index", x=ix, y=iy + 3, font_size=8,
-                     text_anchor="middle", fill="#5c4500").text = str(s)  # fmt: skip
+        # every slice's number, from 0 as in the moves' notation and the slices' words
+        index_font = 12 if n <= 16 else 9 if n <= 28 else 7
+        _element(group, "text", class_="index", x=ix, y=iy + 0.35 * index_font,
+                 font_size=index_font, text_anchor="middle",
+                 fill="#5c4500").text = str(s)  # fmt: skip
     return SvgDiagram(ET.tostring(root, encoding="unicode"))
 
 

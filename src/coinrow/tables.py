@@ -118,8 +118,8 @@ def variant_table(
     """
     if not rules.interval:
         raise UnsupportedRulesError(
-            f"rules {rules} have no table of subgames (only two players alternating on an "
-            "interval of the row have one)"
+            f"{rules.label()} ({rules}) has no table of subgames (only two players "
+            "alternating on an interval of the row have one)"
         )
     row = Row.of(coins)
     seconds, needed = variant_cost(row, rules, table=True, limit=max_seconds)

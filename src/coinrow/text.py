@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 
 from .diagram import (
-    VARIANT_VIEW_WORDS,
     Highlight,
     View,
     cells,
@@ -29,6 +28,7 @@ from .diagram import (
     variant_cells,
     variant_picture,
     variant_title,
+    view_words,
 )
 from .engines.table import Table
 from .errors import PictureError
@@ -181,7 +181,7 @@ def variant_triangle(
 
     >>> from coinrow import Table
     >>> print(variant_triangle(Table([1, 2, 3], rules="both-ends")))
-    1 2 3 under both-ends: the first player's margin 2, line BL
+    1 2 3 (Both ends): the first player's margin 2, line BL
     cells: the mover's margin in what the rules score; under each, every optimal move
          2
          B
@@ -217,7 +217,7 @@ def variant_triangle(
         canvas.put(lines_per_cell * n + 1, index * width + (width - len(text)) // 2, text, "bold")
     legend = [
         Text(variant_title(table), style="bold"),
-        Text(f"cells: {VARIANT_VIEW_WORDS[chosen]}; under each, every optimal move"),
+        Text(f"cells: {view_words(table.rules, chosen)}; under each, every optimal move"),
     ]
     if table.rules.single_coin_moves:
         legend.append(_players_legend())

@@ -173,13 +173,22 @@ for (const tab of document.querySelectorAll('[role="tab"]')) {
   tab.addEventListener("click", () => go(tab.dataset.view));
 }
 
+// The shortcuts are a modal <dialog>: showModal makes the page behind it inert (Tab stays in
+// it), Esc closes it, and closing returns focus to what had it before.
 function toggleOverlay(open) {
-  overlay.hidden = !open;
-  if (open) document.getElementById("keys-close").focus();
+  if (open && !overlay.open) {
+    overlay.showModal();
+    document.getElementById("keys-close").focus();
+  } else if (!open && overlay.open) {
+    overlay.close();
+  }
 }
 document.getElementById("keys-close").addEventListener("click", () => toggleOverlay(false));
 overlay.addEventListener("click", (event) => {
-  if (event.target === overlay) toggleOverlay(false);
+  const box = overlay.getBoundingClientRect(); // a click on the backdrop, outside the box
+  const inside = event.clientX >= box.left && event.clientX <= box.right
+    && event.clientY >= box.top && event.clientY <= box.bottom;
+  if (event.target === overlay && !inside) toggleOverlay(false);
 });
 
 // Game and stepper keys work wherever focus is, except in a text field; a handled key never
@@ -188,7 +197,7 @@ const TEXT_FIELDS = 'input:not([type]), input[type="text"], input[type="number"]
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest && event.target.closest(TEXT_FIELDS)) return;
-  if (!overlay.hidden) {
+  if (overlay.open) {
     if (event.key === "Escape" || event.key === "?") {
       toggleOverlay(false);
       event.preventDefault();

@@ -9,6 +9,7 @@ let ctx;
 let shown = null;
 let selected = null;
 let svgText = null;
+let current = null; // the mounted triangle
 const $ = (id) => document.getElementById(id);
 
 export function init(context) {
@@ -21,6 +22,95 @@ export function init(context) {
     if (svgText) download(new Blob([svgText], { type: "image/svg+xml" }), "coinrow-triangle.svg");
   });
   $("explore-png").addEventListener("click", downloadPng);
+  initClassroom();
+}
+
+// --- the classroom: large type, the triangle fitted below the bar (or fullscreen), zoom,
+// i/j labels, a selected cell's arrows to the cells it reads, projector colours. The
+// pictures' labels and arrows are the library's (drawn hidden); the page only shows them.
+const ZOOMS = [1, 1.25, 1.5, 2, 2.5, 3, 4];
+let zoom = 0;
+
+function initClassroom() {
+  const all = $("explore-all");
+  const toggle = (id, name) => $(id).addEventListener("change", () => {
+    all.classList.toggle(name, $(id).checked);
+    if (name === "classroom") fit(true);
+    if (name === "reads") markReads();
+  });
+  toggle("explore-classroom", "classroom");
+  toggle("explore-ij", "labels");
+  toggle("explore-reads", "reads");
+  toggle("explore-projector", "projector");
+  $("explore-zoom-in").addEventListener("click", () => setZoom(zoom + 1));
+  $("explore-zoom-out").addEventListener("click", () => setZoom(zoom - 1));
+  $("explore-full").addEventListener("click", async () => {
+    if (document.fullscreenElement) {
+      await document.exitFullscreen();
+      return;
+    }
+    $("explore-classroom").checked = true;
+    all.classList.add("classroom");
+    try {
+      await all.requestFullscreen();
+    } catch {
+      // fullscreen refused (an embedding page): the classroom layout still fits the window
+    }
+    fit(true);
+  });
+  document.addEventListener("fullscreenchange", () => {
+    $("explore-full").textContent = document.fullscreenElement ? "Exit fullscreen" : "Fullscreen";
+    fit(false);
+  });
+  window.addEventListener("resize", () => fit(false));
+  setZoom(0);
+}
+
+function setZoom(index) {
+  zoom = Math.max(0, Math.min(ZOOMS.length - 1, index));
+  $("explore-all").style.setProperty("--zoom", String(ZOOMS[zoom]));
+  $("explore-zoom-out").disabled = zoom === 0;
+  $("explore-zoom-in").disabled = zoom === ZOOMS.length - 1;
+  fit(false);
+  const cell = $("explore-triangle").querySelector("g.cell.selected");
+  if (cell && current) current.reveal(cell);
+}
+
+// Classroom mode: the triangle's box takes the window's height below it, so the whole
+// picture shows at zoom 1 (bring: scroll the bar to the top of the window first).
+function fit(bring) {
+  const all = $("explore-all");
+  const box = $("explore-triangle");
+  const svg = box.querySelector("svg");
+  if (svg) { // zoom: the picture's size limits (set from the library's size) times the zoom
+    if (!svg.dataset.maxWidth) {
+      svg.dataset.maxWidth = svg.style.maxWidth;
+      svg.dataset.minWidth = svg.style.minWidth;
+    }
+    const times = (length) => (length ? `${parseFloat(length) * ZOOMS[zoom]}px` : "");
+    svg.style.maxWidth = times(svg.dataset.maxWidth);
+    svg.style.minWidth = times(svg.dataset.minWidth);
+  }
+  if (!all.classList.contains("classroom") || all.closest("[hidden]")) {
+    box.style.height = "";
+    return;
+  }
+  if (bring && !document.fullscreenElement) $("explore-class").scrollIntoView({ block: "start" });
+  const top = box.getBoundingClientRect().top;
+  box.style.height = `${Math.max(200, window.innerHeight - top - 12)}px`;
+}
+
+// With "Arrows to the cells it reads" on, the selected cell's two children are marked too.
+function markReads() {
+  if (!current) return;
+  current.clear("read");
+  const cell = current.svg.querySelector("g.cell.selected");
+  if (!cell || !$("explore-reads").checked) return;
+  const i = Number(cell.dataset.i);
+  const j = Number(cell.dataset.j);
+  for (const child of [current.cell(i + 1, j), current.cell(i, j - 1)]) {
+    if (child && i < j) child.classList.add("read");
+  }
 }
 
 export function params() {
@@ -36,6 +126,7 @@ function viewChoice() {
 }
 
 export function show(text, restore = null) {
+  requestAnimationFrame(() => fit(false)); // the box is laid out once the view shows
   const key = `${ctx.rules()}|${text}`;
   if (restore) {
     const radio = document.querySelector(`input[name="explore-view"][value="${restore.show}"]`);
@@ -60,11 +151,13 @@ function select(triangle, cell) {
   cell.classList.add("selected");
   selected = [cell.dataset.i, cell.dataset.j];
   $("explore-info").textContent = `Selected: ${describe(cell)}`;
+  markReads();
   ctx.update("explore");
 }
 
 function clear(message) {
   svgText = null;
+  current = null;
   $("explore-triangle").replaceChildren();
   const legend = $("explore-triangle").previousElementSibling;
   if (legend && legend.classList.contains("triangle-legend")) legend.remove();
@@ -108,6 +201,8 @@ async function render(text) {
   ctx.clearError();
   $("explore-svg").disabled = $("explore-png").disabled = false;
   const triangle = mountTriangle($("explore-triangle"), data.svg, (cell) => select(triangle, cell));
+  current = triangle;
+  fit(false);
   const again = selected && triangle.cell(...selected);
   if (again) {
     select(triangle, again);

@@ -145,8 +145,11 @@ async function renderVariant(text, key) {
       : `The ${data.outcome} player wins by ${by}.`;
   }
   $("solve-v-verdict").textContent = verdict;
+  // The margin as the library names it for these rules (the misère game's lead, second −
+  // first, is the number Explore's triangle shows): its label and value from the server.
   $("solve-v-margin").parentElement.hidden = data.margin === null;
-  if (data.margin !== null) $("solve-v-margin").textContent = fmt(data.margin);
+  $("solve-v-margin-label").textContent = info.margin_label;
+  if (data.margin !== null) $("solve-v-margin").textContent = fmt(info.lowest_wins ? data.objective : data.margin);
   const circular = info.circle;
   const firsts = data.first_move_info.map((info) => moveWords(info.words, info.coins));
   $("solve-v-best").textContent = firsts.length > 1 ? `any of: ${firsts.join("; ")}` : firsts[0] || "none";

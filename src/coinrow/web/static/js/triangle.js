@@ -13,16 +13,19 @@ export function mountTriangle(container, svgText, onSelect = null) {
   if (previous && previous.classList.contains("triangle-legend")) previous.remove();
   if (legend) {
     // The library's legend as text that wraps on a phone instead of shrinking with the picture.
-    const texts = [...legend.querySelectorAll("text")].map((text) => text.textContent.replace(/-(?=\d)/g, "−"));
+    const elements = [...legend.querySelectorAll("text")];
+    const texts = elements.map((text) => text.textContent.replace(/-(?=\d)/g, "−"));
+    const bold = new Set(elements.filter((text) => text.getAttribute("font-weight") === "bold")
+      .map((text) => text.textContent.replace(/-(?=\d)/g, "−")));
     const KEYS = ["first player to move", "second player to move", "take the left coin",
       "take the right coin", "highlighted cells and moves"];
     const keys = texts.filter((text) => KEYS.includes(text));
     const heads = texts.filter((text) => !KEYS.includes(text));
     const box = document.createElement("div");
     box.className = "triangle-legend";
-    heads.forEach((text, index) => {
+    heads.forEach((text) => {
       const line = document.createElement("p");
-      if (index < heads.length - 1) {
+      if (bold.has(text)) { // the library's headings stay headings
         const strong = document.createElement("strong");
         strong.textContent = text;
         line.append(strong);
@@ -61,13 +64,16 @@ export function mountTriangle(container, svgText, onSelect = null) {
   for (const cell of svg.querySelectorAll("g.cell")) {
     cells.set(`${cell.dataset.i},${cell.dataset.j}`, cell);
     if (onSelect) {
-      cell.setAttribute("tabindex", "0");
+      // One Tab stop for the whole triangle (a roving tabindex): the arrow keys move
+      // between cells, and focus announces the cell's words.
+      cell.setAttribute("tabindex", "-1");
       cell.setAttribute("role", "button");
       cell.setAttribute("aria-label", cell.querySelector("title").textContent);
     }
   }
   const n = Number(svg.dataset.coins);
   const top = cells.get(`0,${n - 1}`);
+  if (onSelect && top) top.setAttribute("tabindex", "0");
   if (top && container.scrollWidth > container.clientWidth) {
     const box = container.getBoundingClientRect();
     const rect = top.getBoundingClientRect();
@@ -81,11 +87,44 @@ export function mountTriangle(container, svgText, onSelect = null) {
     });
     svg.addEventListener("keydown", (event) => {
       const cell = event.target.closest("g.cell");
-      if (cell && (event.key === "Enter" || event.key === " ")) {
+      if (!cell) return;
+      if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
         onSelect(cell);
+        return;
       }
+      const next = neighbour(cell, event.key);
+      if (next === undefined) return;
+      event.preventDefault();
+      event.stopPropagation();
+      if (next) rove(next);
     });
+    svg.addEventListener("focusin", (event) => {
+      const cell = event.target.closest("g.cell");
+      if (cell) rove(cell, false);
+    });
+  }
+
+  // The cell an arrow key leads to from `cell` (null at an edge; undefined for other keys):
+  // left and right along the cell's row (subgames of one length), up to the longer subgame
+  // above (its left parent, else its right one), down to the shorter one below.
+  function neighbour(cell, key) {
+    const i = Number(cell.dataset.i);
+    const j = Number(cell.dataset.j);
+    const at = (a, b) => cells.get(`${a},${b}`) || null;
+    if (key === "ArrowLeft") return at(i - 1, j - 1);
+    if (key === "ArrowRight") return at(i + 1, j + 1);
+    if (key === "ArrowUp") return at(i - 1, j) || at(i, j + 1);
+    if (key === "ArrowDown") return at(i, j - 1) || at(i + 1, j);
+    if (key === "Home") return top;
+    if (key === "End") return at(i, i);
+    return undefined;
+  }
+
+  function rove(cell, focus = true) {
+    for (const other of svg.querySelectorAll('g.cell[tabindex="0"]')) other.setAttribute("tabindex", "-1");
+    cell.setAttribute("tabindex", "0");
+    if (focus) cell.focus();
   }
   return {
     svg,
@@ -100,6 +139,7 @@ export function mountTriangle(container, svgText, onSelect = null) {
     },
     // Bring a cell into view inside the box, and the box into the window below the sticky bar.
     reveal(cell) {
+      if (onSelect) rove(cell, false);
       const box = container.getBoundingClientRect();
       const rect = cell.getBoundingClientRect();
       if (rect.left < box.left || rect.right > box.right) {
