@@ -24,6 +24,10 @@ VIEWS = {
     "home": ("#", "#view-home:not([hidden])"),
     "solve": (f"#solve?coins={ROW}", "#solve-result:not([hidden])"),
     "explore": (f"#explore?coins={ROW}&show=total&best=1&cell=2%2C6", "g.cell.selected"),
+    "explore-classroom": (
+        f"#explore?coins={ROW}&show=total&cell=2%2C6&classroom=1",
+        "#explore-all.classroom g.cell.selected",
+    ),
     "play": (
         f"#play?coins={ROW}&opponent=greedy&seat=second&moves=LLRRLRLL&ply=5",
         "#play-chart svg",
@@ -34,7 +38,7 @@ VIEWS = {
 
 
 #: Views with no moderate finding either (the rest: serious and critical only, for now).
-STRICT = ("home", "learn", "puzzles")
+STRICT = ("home", "learn", "puzzles", "explore", "explore-classroom")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -99,6 +99,7 @@ const PARAMS = {
   show: /^(?:total|margin|first)$/,
   best: /^[01]$/,
   cell: /^\d{1,4},\d{1,4}$/,
+  classroom: /^[01]$/,
   method: /^(?:fill|memo)$/,
   step: /^[1-9]\d{0,6}$/,
   opponent: /^[a-z][a-z0-9]{0,20}(?::[a-z0-9]{1,10})?$/,

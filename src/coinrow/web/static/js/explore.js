@@ -35,7 +35,10 @@ function initClassroom() {
   const all = $("explore-all");
   const toggle = (id, name) => $(id).addEventListener("change", () => {
     all.classList.toggle(name, $(id).checked);
-    if (name === "classroom") fit(true);
+    if (name === "classroom") {
+      fit(true);
+      ctx.update("explore");
+    }
     if (name === "reads") markReads();
   });
   toggle("explore-classroom", "classroom");
@@ -118,6 +121,7 @@ export function params() {
   if (ctx.defaultRules()) state.show = viewChoice();
   if ($("explore-best").checked) state.best = "1";
   if (selected) state.cell = selected.join(",");
+  if ($("explore-classroom").checked) state.classroom = "1";
   return state;
 }
 
@@ -133,6 +137,8 @@ export function show(text, restore = null) {
     if (radio) radio.checked = true;
     $("explore-best").checked = restore.best === "1";
     selected = /^\d+,\d+$/.test(restore.cell || "") ? restore.cell.split(",") : null;
+    $("explore-classroom").checked = restore.classroom === "1";
+    $("explore-all").classList.toggle("classroom", restore.classroom === "1");
     render(text);
     return;
   }

@@ -81,6 +81,8 @@ export function mountTriangle(container, svgText, onSelect = null) {
   }
   if (onSelect) {
     svg.setAttribute("role", "group"); // its cells are buttons: not one image
+    svg.setAttribute("aria-label", "The triangle of subgames: the arrow keys move between cells, Enter or Space selects one");
+    svg.setAttribute("tabindex", "-1"); // the picture is no Tab stop of its own: its one cell is
     svg.addEventListener("click", (event) => {
       const cell = event.target.closest("g.cell");
       if (cell) onSelect(cell);
