@@ -250,7 +250,7 @@ def test_the_rules_are_said_in_peoples_words(desk: Any, live_url: str) -> None:
         for view in ("solve", "explore", "play"):
             page.goto(f"{live_url}#{view}?coins={row}&rules={rules}")
             page.wait_for_selector(f"#view-{view}:not([hidden])")
-            page.wait_for_timeout(400)
+            page.wait_for_timeout(600)  # late answers (a triangle, a note) land
             words = visible_words(page)
             assert RAW_RULES.findall(words) == [], (rules, view, RAW_RULES.findall(words))
     page.goto(f"{live_url}#solve?coins={row}&rules=players%3A3%3Aspite")

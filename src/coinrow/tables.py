@@ -118,7 +118,7 @@ def variant_table(
     """
     if not rules.interval:
         raise UnsupportedRulesError(
-            f"{rules.label()} ({rules}) has no table of subgames (only two players "
+            f"{rules.label()} has no table of subgames (only two players "
             "alternating on an interval of the row have one)"
         )
     row = Row.of(coins)
