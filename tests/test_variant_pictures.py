@@ -11,6 +11,7 @@ import pytest
 
 from coinrow import PictureError, RowTooLongError, Table, UnsupportedRulesError, solve
 from coinrow.cli import main
+from coinrow.rules import Rules
 from coinrow.svg import ring, variant_triangle
 from coinrow.text import ring as text_ring
 from coinrow.text import variant_triangle as text_triangle
@@ -46,7 +47,8 @@ def test_variant_triangle_cells_carry_the_tables_numbers(rules: str) -> None:
     lit = {key for key, cell in cells.items() if cell.get("data-highlight")}
     assert (0, n - 1) in lit and len(lit) == len(table.optimal_line())  # type: ignore[attr-defined]
     text = str(text_triangle(table, highlight="best"))  # type: ignore[arg-type]
-    assert text.startswith(f"3 1 4 1 5 9 2 under {rules}: the first player's margin")
+    said = Rules.parse(rules)  # the rules in their people words, never the text form
+    assert text.startswith(f"3 1 4 1 5 9 2 ({said.label()}): the first player's {said.margin_word}")
 
 
 def test_variant_triangle_views_and_errors() -> None:

@@ -177,7 +177,7 @@ def test_cli_table_with_rules(capsys: pytest.CaptureFixture[str]) -> None:
     [
         (["solve", "--rules", "pizza"], "unknown rules 'pizza'"),
         (["solve", "--rules", "take:0"], "take:0"),
-        (["table", "--rules", "circular"], "rules circular have no table"),
+        (["table", "--rules", "circular"], "Pizza (circular) has no table"),
         (["table", "--rules", "players:3"], "no table"),
         (["table", "--rules", "misere", "--highlight", "B"], "'B' is not a move"),
     ],
