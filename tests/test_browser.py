@@ -51,7 +51,7 @@ def test_four_coin_page(page: Any, tmp_path: Path) -> None:
         i, j = int(cell.get_attribute("data-i")), int(cell.get_attribute("data-j"))
         assert cell.get_attribute("data-value") == format_value(table.value_of(i, j))
     top = page.locator('g.cell[data-i="0"][data-j="3"]')
-    assert top.locator("text").text_content() == "5"
+    assert top.locator("text.value").text_content() == "5"
     assert top.locator("g.arrow").count() == 2
     top.click()
     info = page.locator("#info").text_content()
@@ -98,5 +98,5 @@ def test_long_exact_numbers_fit_their_boxes(page: Any, tmp_path: Path) -> None:
     assert page.locator("g.cell").count() == 15
     assert overflowing(page) == 0
     top = page.locator('g.cell[data-i="0"][data-j="4"]')
-    assert top.locator("text").text_content() == top.get_attribute("data-value")
+    assert top.locator("text.value").text_content() == top.get_attribute("data-value")
     page.locator("svg").screenshot(path=str(tmp_path / "long.png"))

@@ -206,7 +206,7 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
     assert "pending" not in (last.get_attribute("class") or "")
     assert "current" in (last.get_attribute("class") or "")
     value = str(solve(row).first_total)
-    assert last.locator("text").text_content() == value
+    assert last.locator("text.value").text_content() == value
     assert page.text_content("#learn-counter").startswith("of 21")
     assert re.search(rf"= {value}(?!\d)", page.text_content("#learn-formula") or "")
     page.select_option("#learn-speed", "60")
