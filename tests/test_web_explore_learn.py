@@ -221,6 +221,12 @@ RAW_RULES = re.compile(
 )
 
 
+#: True once Explore's legend (the library's, as text) says the given words.
+LEGEND_SAYS = (
+    "(document.querySelector('.triangle-legend') || {{textContent: ''}}).textContent.includes('{}')"
+)
+
+
 def visible_words(page: Any) -> str:
     return page.evaluate("""() => document.querySelector('main').innerText + ' '
       + [...document.querySelectorAll('main .view:not([hidden]) svg title')]
@@ -236,13 +242,13 @@ def test_the_rules_are_said_in_peoples_words(desk: Any, live_url: str) -> None:
     label = page.text_content("#solve-v-margin-label")
     value = page.text_content("#solve-v-margin")
     page.goto(f"{live_url}#explore?coins={row}&rules=misere")
-    page.wait_for_selector("#explore-triangle g.cell")
+    wait_js(page, LEGEND_SAYS.format("(Mis"))
     legend = page.text_content(".triangle-legend")
     assert label.startswith("Lead"), label
     assert f"the first player's lead {value}" in legend, (value, legend)
     # a variant's triangle explains its moves and colours
     page.goto(f"{live_url}#explore?coins={row}&rules=take%3A2")
-    page.wait_for_selector("#explore-triangle g.cell")
+    wait_js(page, LEGEND_SAYS.format("(Take"))
     legend = page.text_content(".triangle-legend")
     assert "Moves: L1 or L2" in legend and "Grey cells" in legend
     # no raw rule names in what the views say
@@ -284,6 +290,7 @@ def test_the_classroom_fits_the_triangle_in_the_window(
             "getComputedStyle(document.querySelector('#explore-triangle rect.background')).fill"
         )
         assert contrast(background, "rgb(255, 255, 255)") > 10, background
+        page.click("#explore-tools summary")  # the classroom's tools, folded by default
         page.check("#explore-classroom")
         page.wait_for_timeout(100)
         box = """() => {

@@ -53,6 +53,7 @@ function initClassroom() {
       return;
     }
     $("explore-classroom").checked = true;
+    $("explore-tools").open = true;
     all.classList.add("classroom");
     try {
       await all.requestFullscreen();
@@ -138,6 +139,7 @@ export function show(text, restore = null) {
     $("explore-best").checked = restore.best === "1";
     selected = /^\d+,\d+$/.test(restore.cell || "") ? restore.cell.split(",") : null;
     $("explore-classroom").checked = restore.classroom === "1";
+    if (restore.classroom === "1") $("explore-tools").open = true;
     $("explore-all").classList.toggle("classroom", restore.classroom === "1");
     render(text);
     return;
