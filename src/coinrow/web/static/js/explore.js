@@ -10,6 +10,7 @@ let shown = null;
 let selected = null;
 let svgText = null;
 let current = null; // the mounted triangle
+let bringClass = false;
 const $ = (id) => document.getElementById(id);
 
 export function init(context) {
@@ -99,8 +100,10 @@ function fit(bring) {
     box.style.height = "";
     return;
   }
-  if (bring && !document.fullscreenElement) $("explore-class").scrollIntoView({ block: "start" });
-  const top = box.getBoundingClientRect().top;
+  // the box's height once the tools are at the top of the window (where `bring` puts them)
+  const tools = document.fullscreenElement ? all : $("explore-tools");
+  if (bring && !document.fullscreenElement) tools.scrollIntoView({ block: "start" });
+  const top = box.getBoundingClientRect().top - tools.getBoundingClientRect().top;
   box.style.height = `${Math.max(200, window.innerHeight - top - 12)}px`;
 }
 
@@ -141,6 +144,7 @@ export function show(text, restore = null) {
     $("explore-classroom").checked = restore.classroom === "1";
     if (restore.classroom === "1") $("explore-tools").open = true;
     $("explore-all").classList.toggle("classroom", restore.classroom === "1");
+    bringClass = restore.classroom === "1"; // a link to the classroom opens on the picture
     render(text);
     return;
   }
@@ -210,7 +214,8 @@ async function render(text) {
   $("explore-svg").disabled = $("explore-png").disabled = false;
   const triangle = mountTriangle($("explore-triangle"), data.svg, (cell) => select(triangle, cell));
   current = triangle;
-  fit(false);
+  fit(bringClass);
+  bringClass = false;
   const again = selected && triangle.cell(...selected);
   if (again) {
     select(triangle, again);
