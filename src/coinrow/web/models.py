@@ -304,6 +304,9 @@ class RulesData(BaseModel):
     interval: bool
     circle: bool
     score_word: str
+    label: str = Field(description="The rules' short name for people, with their parameters.")
+    margin_word: str = Field(description='What sentences call the margin ("margin", "lead").')
+    margin_label: str = Field(description="The margin's label on a page, with how it is taken.")
     lowest_wins: bool
     positions: bool = Field(
         description="A game under these rules can be played and reviewed position by position "
