@@ -39,7 +39,7 @@ from .limits import (
     request_seconds,
 )
 from .pages import STATIC, Compress, StaticCache, mount_pages
-from .routers import ERRORS, Api, learn, play, server, solve
+from .routers import ERRORS, Api, board, learn, play, server, solve
 from .workers import WorkerPool
 
 __all__ = [
@@ -125,7 +125,7 @@ def create_app(
         return JSONResponse({"detail": detail}, status_code=422)
 
     api = Api(limits)
-    for area in (solve, play, learn, server):
+    for area in (solve, play, board, learn, server):
         app.include_router(area.router(api.area()))
     app.include_router(learning.router(ExactRoute, ERRORS))  # puzzles of several moves, rating
     app.include_router(online.router())
