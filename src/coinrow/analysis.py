@@ -598,13 +598,13 @@ def lessons(
             continue
         before, seat = step.before, step.seat
         after = before.play(step.move)
-        replies = []
+        replies: list[LineMove] = []
         position = after
         while not position.is_over and position.seat != seat and len(replies) < chosen.players:
             reply = position.best_moves(values=queries)[0]
             replies.append(_line_move(position, reply))
             position = position.play(reply)
-        best_line = []
+        best_line: list[LineMove] = []
         position = before
         while not position.is_over and len(best_line) < LESSON_DEPTH:
             best = position.best_moves(values=queries)[0]
