@@ -30,7 +30,12 @@ def test_the_issue_example_in_words() -> None:
         "??",
     )
     assert [(m.seat, m.move, m.indices, m.coins) for m in lesson.replies] == [(1, "L", (1,), (15,))]
-    assert lesson.to_dict()["best_line"][0] == {"seat": 0, "move": "R", "indices": [3], "coins": [7]}
+    assert lesson.to_dict()["best_line"][0] == {
+        "seat": 0,
+        "move": "R",
+        "indices": [3],
+        "coins": [7],
+    }
 
 
 @given(

@@ -583,6 +583,8 @@ def lessons(
     """
     chosen = coerce_rules(rules)
     row = Row.of(coins)
+    if chosen.is_plain and not isinstance(moves, str):
+        moves = "".join(moves)  # the plain game's line is one text
     game = Game(row, moves, rules=chosen)
     if chosen.per_position:
         what = f"explaining {len(game.moves):,} moves on {len(row):,} coins under {chosen}"

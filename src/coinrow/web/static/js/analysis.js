@@ -570,7 +570,9 @@ function moveButton(v, ply) {
   if (label) button.classList.add(label);
   const who = played ? `${named(played.seat)}, ${moveWords(played.words, played.indices.map((k) => board.data.coins[k]))}` : line[ply - 1];
   button.setAttribute("aria-label", `move ${ply}${v ? ` of variation ${v}` : ""}: ${who}${label && label !== "best" ? `, ${label}` : ""}`);
-  if (v === board.cur && ply === board.ply) button.setAttribute("aria-current", "step");
+  // the move shown; on a variation's moves shared with the main line, the main line's button
+  const shared = v === 0 && board.cur > 0 && ply <= board.lines[board.cur].k;
+  if (ply === board.ply && (v === board.cur || shared)) button.setAttribute("aria-current", "step");
   return button;
 }
 
