@@ -224,6 +224,9 @@ def test_variations_beside_the_game_and_learning_from_mistakes(
     page.reload()  # the address holds the main line and the variation
     ready(page, 2)
     assert page.locator("#an-moves .an-variation button[data-ply]").count() == 1
+    coin = row[legal.coin_index(other)]  # its coin and label come with its own review
+    first = "document.querySelector('.an-variation button[data-ply]').textContent"
+    wait_js(page, f"{first}.startsWith('3. {other} {coin}')")
     page.click("#an-moves .an-variation button[data-ply='3']")
     ready(page, 3)
     assert page.get_attribute("#an-moves [aria-current]", "data-line") == "1"

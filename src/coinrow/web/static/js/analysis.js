@@ -169,6 +169,24 @@ function done(data) {
   board.ply = data.ply;
   ctx.update("analysis");
   render();
+  reviewOthers(board.token);
+}
+
+// The review of every variation not yet shown (from the address, a line just cut), so the
+// move list gives its coins and labels: one call each, in the background.
+async function reviewOthers(token) {
+  for (let v = 1; v < board.lines.length; v += 1) {
+    if (board.lines[v].info) continue;
+    const line = board.lines[v];
+    try {
+      const data = await ask(v, 0);
+      if (token !== board.token || board.lines[v] !== line) return;
+      learn(v, data);
+      renderMoves();
+    } catch {
+      return; // the move list keeps the move texts
+    }
+  }
 }
 
 function go(v, ply) {
