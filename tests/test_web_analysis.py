@@ -221,13 +221,15 @@ def test_variations_beside_the_game_and_learning_from_mistakes(
     assert "vars=2%3A" + other in page.url and "var=1" in page.url
     page.keyboard.press("ArrowLeft")  # steps on the variation's line, never changes a line
     ready(page, 2)
+    page.click("#an-moves button[data-line='0'][data-ply='2']")  # back on the main line
+    wait_js(page, "!location.hash.includes('var=1')")
     page.reload()  # the address holds the main line and the variation
     ready(page, 2)
     assert page.locator("#an-moves .an-variation button[data-ply]").count() == 1
     coin = row[legal.coin_index(other)]  # its coin and label come with its own review
     first = "document.querySelector('.an-variation button[data-ply]').textContent"
     wait_js(page, f"{first}.startsWith('3. {other} {coin}')")
-    page.click("#an-moves .an-variation button[data-ply='3']")
+    page.click("#an-moves .an-variation button[data-ply='3']")  # select it
     ready(page, 3)
     assert page.get_attribute("#an-moves [aria-current]", "data-line") == "1"
     assert page.locator("#an-board button.coin.last").text_content() == str(
