@@ -49,6 +49,9 @@ def client() -> TestClient:
         ("circular", [4, 9, 1, 7, 2]),
         ("players:3", [4, 9, 1, 7, 2, 8]),
         ("misere", [4, 9, 1, 7, 2]),
+        ("reply:greedy", [4, 9, 1, 7, 2, 8]),
+        ("stone-game-ii", [2, 7, 9, 4, 4]),
+        ("stone-game-vii", [5, 3, 1, 4, 2]),
     ],
 )
 def test_the_board_answers_as_the_library(client: TestClient, rules: str, row: list[int]) -> None:

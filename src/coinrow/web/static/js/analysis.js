@@ -90,8 +90,8 @@ export function params() {
 
 export function show(text, restore = null) {
   const key = `${ctx.rules()}|${text}`;
-  if (!restore && key === board.key && board.data) {
-    render();
+  if (!restore && key === board.key && board.lines[0].moves !== null) {
+    refresh(); // back on the board: the same line and move (an answer dropped on leaving too)
     return;
   }
   if (key !== board.key) answers.clear();
