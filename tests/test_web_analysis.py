@@ -238,8 +238,10 @@ def test_variations_beside_the_game_and_learning_from_mistakes(
     assert page.locator("#an-board button.coin.last").text_content() == str(
         row[legal.coin_index(other)]
     )
-    page.click("#an-moves button[data-delete='1']")  # delete it
+    page.focus("#an-moves button[data-delete='1']")  # delete it, from the keyboard
+    page.keyboard.press("Enter")
     ready(page, 2)
+    assert page.evaluate("document.activeElement.id") == "an-moves"
     assert page.locator("#an-moves .an-variation").count() == 0
     assert "".join(main_line(page)) == line and "vars=" not in page.url
     # Learn from your mistakes: each of the person's (seat 0) moves that was not the best
@@ -285,9 +287,12 @@ def test_the_board_under_other_rules_keyboard_and_touch(browser: Any, live_url: 
             f"&moves={text}&ply=0&seat=0"
         )
         ready(page, 0)
-        for ply in range(1, len(moves) + 1):
-            page.keyboard.press("ArrowRight")
-            ready(page, ply)
+        page.keyboard.press("ArrowRight")
+        ready(page, 1)
+        page.keyboard.press("End")
+        ready(page, len(moves))
+        page.keyboard.press("ArrowLeft")
+        ready(page, len(moves) - 1)
         assert main_line(page) == moves
         expected = lessons(row, moves, rules=rules, you=0)
         if expected:

@@ -243,12 +243,12 @@ function deleteLine(v) {
     board.cur = 0;
     board.ply = Math.min(board.ply, k);
     refresh();
-    $("an-start").focus();
-    return;
+  } else {
+    if (board.cur > v) board.cur -= 1;
+    ctx.update("analysis");
+    renderMoves();
   }
-  if (board.cur > v) board.cur -= 1;
-  ctx.update("analysis");
-  renderMoves();
+  $("an-moves").focus(); // the × pressed is gone: focus stays in the move list
 }
 
 // The lesson's best line as a variation beside the main line, shown from its first move.
