@@ -38,7 +38,9 @@ def router(api: Api) -> APIRouter:
         plus up to 4 positions per lesson (priced first under ``reply`` and ``players``)."""
         row, rules = api.row_and_rules(body, api.limits.play_coins)
         game = Game(row, body.moves.replace(" ", "") if rules.is_plain else body.moves, rules=rules)
-        seconds = play_seconds(game) + lessons_seconds(row, len(game.moves), rules)
+        picture_coins = api.limits.table_coins if body.picture else 0
+        seconds = play_seconds(game, picture_coins=picture_coins)
+        seconds += lessons_seconds(row, len(game.moves), rules)
         check_seconds(seconds, f"the analysis of a game of {len(row):,} coins under {rules}")
         ply = len(game.moves) if body.ply is None else body.ply
         if ply > len(game.moves):
@@ -46,7 +48,7 @@ def router(api: Api) -> APIRouter:
         if body.seat is not None and body.seat >= rules.players:
             raise InvalidOptionError(f"seat {body.seat}: the rules {rules} seat {rules.players}")
         values = PlayValues(row, rules)
-        data = play_data(game, ply, values, api.limits.table_coins if body.picture else 0)
+        data = play_data(game, ply, values, picture_coins)
         found = lessons(
             row,
             game.line if rules.is_plain else game.moves,

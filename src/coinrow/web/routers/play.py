@@ -24,7 +24,7 @@ from ...review import evaluation
 from ...solution import solve
 from ...strategies import Optimal, answer, get, move_seconds
 from ...subgames import Subgames
-from ...svg import ring, triangle, variant_triangle
+from ...svg import drawing_seconds, ring, triangle, variant_triangle
 from ...tables import variant_table
 from .. import models
 from ..limits import check_seconds, request_seconds
@@ -80,7 +80,9 @@ def router(api: Api) -> APIRouter:
         row, rules = api.row_and_rules(body, api.limits.play_coins)
         # moves may be written apart ("L R") under every rules, as the schema says
         game = Game(row, body.moves.replace(" ", "") if rules.is_plain else body.moves, rules=rules)
-        check_seconds(play_seconds(game), f"a game of {len(row):,} coins under {rules}")
+        picture_coins = api.limits.table_coins if body.picture else 0
+        seconds = play_seconds(game, picture_coins=picture_coins)
+        check_seconds(seconds, f"a game of {len(row):,} coins under {rules}")
         ply = len(game.moves) if body.ply is None else body.ply
         if ply > len(game.moves):
             raise InvalidOptionError(f"ply {ply} is beyond the {len(game.moves)} moves given")
@@ -98,7 +100,6 @@ def router(api: Api) -> APIRouter:
                 strategy.attach_values(values)  # the same values: built once
             replies = answer(game, strategy, seat=body.seat)
             ply = len(game.moves)
-        picture_coins = api.limits.table_coins if body.picture else 0
         data = play_data(game, ply, values, picture_coins)
         data["replies"] = list(replies)
         return JSONResponse(data)
@@ -233,14 +234,18 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
     }
 
 
-def play_seconds(game: Game) -> float:
+def play_seconds(game: Game, *, picture_coins: int = 0) -> float:
     """Estimated seconds of :func:`play_data` beyond the rules' table, which ``/api/play``
     prices first: the review and evaluation of every move played
-    (:func:`coinrow.analysis.analysis_seconds`) and, under ``reply`` and ``players``, one
-    solve of the coins left (the library's price,
+    (:func:`coinrow.analysis.analysis_seconds`), the picture of a row of at most
+    ``picture_coins`` (:func:`coinrow.svg.drawing_seconds`) and, under ``reply`` and
+    ``players``, one solve of the coins left (the library's price,
     :func:`coinrow.engines.variants.position_solves_cost`) (O(n))."""
     position, rules, limit = game.position, game.rules, request_seconds()
+    n = len(game.coins)
     review = analysis_seconds(game.coins, len(game.moves), rules, limit=limit)
+    if n <= picture_coins:
+        review += drawing_seconds(n, ring=rules.circle)
     if position.is_over:
         return review
     left = position.hi - position.lo + 1
