@@ -165,6 +165,10 @@ def test_defect_1_why_not_row_steps_without_playing(app_page: Any, live_url: str
 def test_defect_1_a_finished_game_stays_whole(app_page: Any, live_url: str) -> None:
     page = app_page
     row, line = [3, 9, 1, 2, 7, 5], "LRLRLR"
+    coins = "%20".join(map(str, row))
+    page.goto(live_url + f"#play?coins={coins}&opponent=optimal&seat=0&moves=LR&hide=1")
+    wait_js(page, "document.querySelector('#view-play').dataset.state === 'your-turn'")
+    assert page.is_hidden("#play-analyse")  # no board while Play hides the evaluation
     page.goto(
         live_url + f"#play?coins={'%20'.join(map(str, row))}&opponent=optimal&seat=0&moves={line}"
     )
