@@ -221,9 +221,12 @@ def test_variations_beside_the_game_and_learning_from_mistakes(
     ready(page, 2)
     legal = Game(row, line[:2]).position
     other = "L" if line[2] == "R" else "R"
-    page.click(f"#an-choices button[data-move='{other}']")  # another move: a variation
+    page.focus(f"#an-choices button[data-move='{other}']")  # another move: a variation
+    page.keyboard.press("Enter")  # from the keyboard
     wait_js(page, "document.querySelector('#an-moves [aria-current]')?.dataset.line === '1'")
     ready(page)
+    focused = "document.activeElement.closest('#an-board, #an-choices')?.id"
+    assert page.evaluate(focused) in ("an-board", "an-choices")  # the focus stays on the board
     assert "".join(main_line(page)) == line
     assert "vars=2%3A" + other in page.url and "var=1" in page.url
     page.keyboard.press("ArrowLeft")  # steps on the variation's line, never changes a line

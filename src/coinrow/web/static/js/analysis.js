@@ -19,6 +19,7 @@ const $ = (id) => document.getElementById(id);
 const board = {
   key: null, lines: [{ k: 0, moves: null, text: "", info: null }], cur: 0, ply: 0,
   seat: null, opponent: null, data: null, token: 0, symbols: {}, names: [], puzzle: null,
+  refocus: false,
 };
 const answers = new Map();
 
@@ -212,6 +213,8 @@ function tryMove(move) {
     answerPuzzle(move);
     return;
   }
+  // the coin pressed is redrawn: keep a keyboard's focus on the board
+  board.refocus = ["an-board", "an-choices", "an-ring"].some((id) => $(id).contains(document.activeElement));
   const p = board.ply;
   const here = full(board.cur);
   const prefix = here.slice(0, p);
@@ -396,6 +399,11 @@ function render() {
   const link = ctx.link("analysis");
   $("an-link").hidden = !link;
   if (link) $("an-link").href = link;
+  if (board.refocus) {
+    board.refocus = false;
+    const next = $("an-board").querySelector("button.end") || $("an-choices").querySelector("button");
+    if (next) next.focus();
+  }
 }
 
 function renderSummary() {

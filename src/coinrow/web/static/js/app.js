@@ -1,4 +1,5 @@
-// The page: one row of coins shared by the views (Solve, Explore, Play, Learn, Puzzles), tabs,
+// The page: one row of coins shared by the views (Solve, Explore, Play, the analysis board,
+// Learn, Puzzles), tabs,
 // the address (#view?coins=...&...) holding each view's state, Back/Forward through views and
 // rows, the random row form, keyboard shortcuts and their overlay (?).
 import * as analysis from "./analysis.js";
