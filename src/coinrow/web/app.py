@@ -39,7 +39,7 @@ from .limits import (
     request_seconds,
 )
 from .pages import STATIC, Compress, StaticCache, mount_pages
-from .routers import Api, learn, play, puzzles, server, solve
+from .routers import Api, board, learn, play, puzzles, server, solve
 from .workers import WorkerPool
 
 __all__ = [
@@ -125,7 +125,7 @@ def create_app(
         return JSONResponse({"detail": detail}, status_code=422)
 
     api = Api(limits)
-    for area in (solve, play, learn, puzzles, server):
+    for area in (solve, play, board, learn, puzzles, server):
         app.include_router(area.router(api.area()))
     app.include_router(online.router())
     mount_pages(app)

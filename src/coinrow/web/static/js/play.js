@@ -545,7 +545,8 @@ function redo() {
 // review, a step back or forward), h a hint, u undo, r redo.
 export function key(keyName) {
   const data = game.data;
-  const moving = $("view-play").dataset.state === "your-turn";
+  // Only at the end of the line do the arrows take a coin: elsewhere they step (a review).
+  const moving = $("view-play").dataset.state === "your-turn" && game.ply === game.moves.length;
   const end = (first) => {
     const single = singleMoves();
     const index = first ? data.remaining[0] : data.remaining[data.remaining.length - 1];
@@ -700,5 +701,5 @@ async function importRecord() {
     return;
   }
   $("play-import-box").hidden = true;
-  ctx.load(data.coins_text, "play", { opponent: FRIEND, seat: "0", moves: data.moves, ply: "0" }, data.rules);
+  ctx.load(data.coins_text, "analysis", { moves: data.moves, ply: "0" }, data.rules); // a review
 }
