@@ -135,8 +135,19 @@ function route() {
   activate(view || "home", Object.keys(params).length ? params : null);
 }
 
-document.getElementById("row-form").addEventListener("submit", (event) => {
+// A new row or other rules in Play end the game on the board: only once the player says so
+// (play.js asks); kept, the game's row and rules go back in the form.
+async function mayLeaveGame(what) {
+  if (active !== "play" || (await play.mayDiscard(what))) return true;
+  const kept = play.playing();
+  input.value = kept.text;
+  rules.set(kept.rules);
+  return false;
+}
+
+document.getElementById("row-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (!(await mayLeaveGame("A new row"))) return;
   go(active && active !== "home" ? active : "solve");
 });
 
@@ -162,6 +173,7 @@ document.getElementById("random-go").addEventListener("click", async () => {
     const row = await get("random", {
       n, values: document.getElementById("random-values").value, seed: seed.value,
     });
+    if (!(await mayLeaveGame("A random row"))) return;
     input.value = row.coins.join(" ");
     go(active && active !== "home" ? active : "solve");
   } catch (error) {
@@ -188,6 +200,7 @@ const TEXT_FIELDS = 'input:not([type]), input[type="text"], input[type="number"]
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest && event.target.closest(TEXT_FIELDS)) return;
+  if (document.querySelector("dialog[open]")) return; // a modal dialog takes the keys
   if (!overlay.hidden) {
     if (event.key === "Escape" || event.key === "?") {
       toggleOverlay(false);
@@ -229,6 +242,8 @@ get("limits")
     document.getElementById("random-n").max = String(limits.random_coins);
   })
   .catch(() => {});
-rules.init(() => go(RULED.includes(active) ? active : "solve"))
+rules.init(async () => {
+  if (await mayLeaveGame("Other rules")) go(RULED.includes(active) ? active : "solve");
+})
   .catch((error) => ctx.error(error.message, { row: false }))
   .finally(route);
