@@ -28,13 +28,15 @@ VIEWS = {
         f"#play?coins={ROW}&opponent=greedy&seat=second&moves=LLRRLRLL&ply=5",
         "#play-chart svg",
     ),
+    # a first game in progress: the defaults (evaluation hidden), moves played
+    "play-first": (f"#play?coins={ROW}&seat=first&moves=LL", '[data-state="your-turn"]'),
     "learn": (f"#learn?coins={ROW}&method=fill&step=12", "#learn-code span.now"),
     "puzzles": ("#puzzles?puzzle=7", '#view-puzzles[data-state="open"]'),
 }
 
 
 #: Views with no moderate finding either (the rest: serious and critical only, for now).
-STRICT = ("home", "learn", "puzzles")
+STRICT = ("home", "learn", "puzzles", "solve", "play", "play-first")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -179,6 +179,11 @@ def test_defect_2_changing_the_opponent_or_seat_mid_game_asks_first(
     assert page.evaluate("document.activeElement.closest('#play-confirm') !== null")
     page.keyboard.press("Tab")  # modal: focus stays inside
     assert page.evaluate("document.activeElement.closest('#play-confirm') !== null")
+    from axe_playwright_python.sync_playwright import Axe
+
+    findings = Axe().run(page).response["violations"]
+    assert [(v["id"], v["impact"]) for v in findings if v["impact"] != "minor"] == []
+    assert page.evaluate("document.activeElement.closest('#play-confirm') !== null")
     page.keyboard.press("Escape")  # Cancel: the game, the opponent and the address stay
     assert not dialog.is_visible()
     assert played(page) == line and page.input_value("#play-strategy") == "greedy"
@@ -193,7 +198,10 @@ def test_defect_2_changing_the_opponent_or_seat_mid_game_asks_first(
     wait_js(page, "document.querySelectorAll('#play-moves button[data-ply]').length === 0")
     assert "moves=" not in page.url and "opponent=optimal" in page.url
     page.go_back()  # the address kept its moves: Back brings the game back
-    wait_js(page, f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}")
+    wait_js(
+        page,
+        f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}",
+    )
     assert played(page) == line and page.input_value("#play-strategy") == "greedy"
 
 
@@ -222,7 +230,10 @@ def test_defect_2_a_new_row_or_rules_mid_game_asks_first_on_a_phone(
     page.tap("#play-confirm-new")
     wait_js(page, "document.querySelectorAll('#play-moves button[data-ply]').length === 0")
     page.go_back()
-    wait_js(page, f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}")
+    wait_js(
+        page,
+        f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}",
+    )
 
 
 # --- defect 5: Play on a phone --------------------------------------------------------------
@@ -236,7 +247,7 @@ def test_defect_5_play_on_a_phone(phone: Any, live_url: str) -> None:
     assert state(page) == "your-turn"
     page.wait_for_timeout(100)  # the scroll that brings the board on screen
     board = page.locator("#play-board").bounding_box()
-    assert 0 <= board["y"] and board["y"] + board["height"] <= 740, board
+    assert board["y"] >= 0 and board["y"] + board["height"] <= 740, board
     page.goto(live_url + "#play?coins=5%203%207%2010%202%208%206%201%209%204&seat=first")
     assert state(page) == "your-turn"
     coins = page.locator("#play-board button.coin")
@@ -263,8 +274,11 @@ def test_defect_13_every_play_and_solve_control_is_44_px(phone: Any, live_url: s
     def measure(name: str) -> None:
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
         # the board's coins that cannot be taken now are disabled: not targets (WCAG 2.5.8)
-        found = [c for c in page.evaluate(CONTROLS) if not c["what"].startswith("button#.coin ")
-                 or " end" in c["what"]]
+        found = [
+            c
+            for c in page.evaluate(CONTROLS)
+            if not c["what"].startswith("button#.coin ") or " end" in c["what"]
+        ]
         counts[name] = len(found)
         tiny = [c for c in found if c["width"] < 44 - 0.05 or c["height"] < 44 - 0.05]
         if tiny:
@@ -315,7 +329,11 @@ def test_defect_15_chart_axes_and_the_words_of_a_perfect_game(desk: Any, live_ur
     # the chart: values on both axes, the curve spread over the plot (no empty half)
     chart = page.locator("#play-chart svg")
     labels = page.eval_on_selector_all("#play-chart svg text", "ts => ts.map(t => t.textContent)")
-    margins = [int(label.replace("\N{MINUS SIGN}", "-")) for label in labels if label.lstrip("\N{MINUS SIGN}").isdigit()]
+    margins = [
+        int(label.replace("\N{MINUS SIGN}", "-"))
+        for label in labels
+        if label.lstrip("\N{MINUS SIGN}").isdigit()
+    ]
     assert 0 in margins and len(set(margins)) >= 3  # the margin axis and the move axis
     plot = chart.bounding_box()  # the points and the 0 line span the plot: no empty half
     marks = [page.locator("#play-chart line.axis").bounding_box()]
@@ -350,7 +368,10 @@ def test_past_games_are_kept_listed_resumed_and_deleted(desk: Any, live_url: str
     assert games.count() == 2
     assert "8 15 3 7 9 2 6 4" in games.nth(1).text_content()  # newest first
     games.nth(1).locator("button.resume").click()
-    wait_js(page, f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}")
+    wait_js(
+        page,
+        f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}",
+    )
     assert played(page) == line and page.input_value("#coins") == "8 15 3 7 9 2 6 4"
     assert state(page) == "your-turn"
     take(page, "L")  # the resumed game goes on, kept in the same entry

@@ -811,7 +811,7 @@ function renderChart() {
   const values = series.map(approx);
   const width = Math.max(300, Math.min(900, box.clientWidth || 600));
   const height = 170;
-  const [left, right, top, bottom] = [44, 14, 12, 34];
+  const [left, right, top, bottom] = [44, 14, 22, 34];
   const highest = values.indexOf(Math.max(...values));
   const lowest = values.indexOf(Math.min(...values));
   const hi = Math.max(0, values[highest]);
@@ -832,16 +832,18 @@ function renderChart() {
     const bad = judged && (judged.label === "mistake" || judged.label === "blunder") ? ` ${judged.label}` : "";
     return `<circle cx="${x(ply)}" cy="${y(value)}" r="9" class="bad${bad}"${bad ? "" : ' visibility="hidden"'}/>`
       + `<circle cx="${x(ply)}" cy="${y(value)}" r="5" class="point${ply === game.ply ? " now" : ""}" data-ply="${ply}">`
-      + `<title>after move ${ply}: margin ${fmt(series[ply])}${judged ? ` (${judged.label})` : ""}</title></circle>`
-      + `<circle cx="${x(ply)}" cy="${y(value)}" r="${reach}" class="reach" data-ply="${ply}"/>`; // a finger's reach
+      + `<title>after move ${ply}: margin ${fmt(series[ply])}${judged ? ` (${judged.label})` : ""}</title></circle>`;
   });
+  // A finger's reach around each point, under the points.
+  const reaches = values.map((value, ply) => `<circle cx="${x(ply)}" cy="${y(value)}" r="${reach}" class="reach" data-ply="${ply}"/>`);
   const label = `Evaluation after each move: margins ${series.map(fmt).join(", ")}`;
-  const ahead = [hi > 0 ? `<text x="${left + 4}" y="${top + 10}" class="side">first ahead</text>` : "",
-    lo < 0 ? `<text x="${left + 4}" y="${height - bottom - 4}" class="side">second ahead</text>` : ""].join("");
+  // who is ahead, outside the plot: above it, and beside the move axis's name
+  const ahead = [hi > 0 ? `<text x="${left}" y="12" class="side">↑ first ahead</text>` : "",
+    lo < 0 ? `<text x="${left}" y="${height - 2}" class="side">↓ second ahead</text>` : ""].join("");
   box.innerHTML = `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">`
     + `${axis}<text x="${(left + width - right) / 2}" y="${height - 2}" text-anchor="middle" class="side">move</text>`
     + `${moves}${ahead}`
-    + `<polyline class="curve" points="${values.map((v, k) => `${x(k)},${y(v)}`).join(" ")}"/>`
+    + `${reaches.join("")}<polyline class="curve" points="${values.map((v, k) => `${x(k)},${y(v)}`).join(" ")}"/>`
     + `${points.join("")}</svg>`;
 }
 
