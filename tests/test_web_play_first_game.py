@@ -148,17 +148,26 @@ def test_defect_3_hide_evaluation_hides_every_result(desk: Any, live_url: str) -
     assert state(page) == "your-turn"
     page.wait_for_selector("#play-triangle svg")
     assert "wins by" in visible_words(page, "#view-play")  # shown: the triangle's title
-    page.check("#play-hide-eval")  # the steps: hide it, then take a hint
-    take(page, "R")
-    page.click("#play-hint")
-    wait_js(page, "document.querySelector('#play-hint-text').textContent.startsWith('Best:')")
-    words = visible_words(page, "#view-play")
-    for result in ("wins by", "finish with", "first player 3", "best play from here", "margin"):
-        assert result not in words, result
-    assert not page.locator(".triangle-legend").first.is_visible()
+    page.check("#play-hide-eval")  # the steps: hide it, then a hint, then play on
+    for move in ("", "R"):
+        if move:
+            take(page, move)
+        page.click("#play-hint")
+        wait_js(page, "document.querySelector('#play-hint-text').textContent.startsWith('Best:')")
+        words = visible_words(page, "#view-play")
+        for result in ("wins by", "finish with", "first player 3", "best play from", "margin"):
+            assert result not in words, (move, result)
+        assert not page.locator(".triangle-legend").first.is_visible()
     totals = Game([8, 15, 3, 7, 9, 2, 6, 4], "".join(played(page))).best_totals()
     for total in totals:  # no guaranteed total anywhere in the view's words
         assert f" {total}" not in page.text_content("#play-hint-text")
+    # the pizza is its own board: its slices stay, their margins and the best slice go
+    page.goto(live_url + "#play?coins=3%201%204%201%205%209&rules=circular&seat=0&hide=1")
+    page.wait_for_selector("#play-ring g.slice.active")
+    assert state(page) == "your-turn"
+    words = visible_words(page, "#view-play")
+    assert "slice 5: 9" in words
+    assert "margin" not in words and "gets" not in words and "best first slice" not in words
 
 
 # --- defect 2: a confirmation before anything discards a game in progress --------------------
@@ -342,7 +351,7 @@ def test_defect_15_chart_axes_and_the_words_of_a_perfect_game(desk: Any, live_ur
     assert extent >= 0.6 * plot["height"], (extent, plot)
     # plural: a player who gave away exactly one point
     page.goto(live_url + "#play?coins=3%202%202%203%201%202&opponent=friend&moves=LLLRLL&hide=0")
-    page.wait_for_selector("#play-analysis:not([hidden])")
+    wait_js(page, "document.querySelector('#play-summary').textContent.startsWith('First player')")
     summary = page.text_content("#play-summary")
     assert "1 point given away" in summary and "1 points" not in summary
 
