@@ -182,6 +182,11 @@ def test_defect_2_changing_the_opponent_or_seat_mid_game_asks_first(
     take(page, "L")
     line = played(page)
     address = page.url
+    page.reload()  # a reloaded game is still the game in progress
+    wait_js(
+        page,
+        f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}",
+    )
     page.select_option("#play-strategy", "optimal")  # the step
     dialog = page.locator("#play-confirm")
     assert dialog.is_visible() and page.evaluate("document.querySelector('#play-confirm').open")
@@ -234,6 +239,15 @@ def test_defect_2_a_new_row_or_rules_mid_game_asks_first_on_a_phone(
     page.wait_for_selector("#play-confirm[open]")
     page.tap("#play-confirm-keep")
     assert page.input_value("#rules") == "plain" and page.url == address
+    page.tap("#tab-solve")  # another row chosen in Solve: back in Play, asked too
+    page.fill("#coins", "1 2 3")
+    page.tap("#go")
+    page.wait_for_selector("#solve-result:not([hidden])")
+    page.tap("#tab-play")
+    page.wait_for_selector("#play-confirm[open]")
+    page.tap("#play-confirm-keep")
+    assert page.input_value("#coins") == "8 15 3 7 9 2 6 4" and played(page) == line
+    wait_js(page, f"location.hash === {address.split('#')[1]!r}.replace(/^/, '#')")
     page.click("#play-new")  # New game asks too
     page.wait_for_selector("#play-confirm[open]")
     page.tap("#play-confirm-new")

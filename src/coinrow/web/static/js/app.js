@@ -65,6 +65,12 @@ const ctx = {
     go(view, params);
   },
   go: (view, params) => go(view, params),
+  // Put a kept game's row and rules back in the form (a discard the player refused).
+  keepRow(text, rulesText) {
+    input.value = text;
+    rules.set(rulesText);
+    rules.offerFor(active);
+  },
 };
 
 // A new entry in the history for every change of view or row, so Back returns to it.
@@ -140,8 +146,7 @@ function route() {
 async function mayLeaveGame(what) {
   if (active !== "play" || (await play.mayDiscard(what))) return true;
   const kept = play.playing();
-  input.value = kept.text;
-  rules.set(kept.rules);
+  ctx.keepRow(kept.text, kept.rules);
   return false;
 }
 

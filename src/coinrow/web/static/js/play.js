@@ -26,6 +26,7 @@ const SAVED_KEY = "coinrow.games";
 const SAVED_MOST = 30; // games kept in this browser, newest first
 const SAVED_CHARS = 4000; // longer rows are not kept (the address holds them while open)
 let resuming = null; // the saved game a Resume opens: it keeps its entry
+let released = null; // the game the player agreed to end
 
 export function init(context) {
   ctx = context;
@@ -85,10 +86,12 @@ export function init(context) {
 
 // --- a game in progress is discarded only when the player says so ---------------------------
 
-// A game in progress: not over, and a person has moved in it.
+// A game in progress: not over, played in this browser (moved in here, or kept in Your
+// games: a reloaded game), with a person's move; not one the player already let go.
 function inProgress() {
   const data = game.data;
-  if (!data || data.over || !game.moves.length || $("view-play").hidden) return false;
+  if (!data || data.over || !game.moves.length || $("view-play").hidden || released === gameId()) return false;
+  if (!game.touched && !savedGames().some((saved) => saved.id === gameId())) return false; // a link's game
   return friend() || data.played.some((row) => row.seat === game.seat);
 }
 
@@ -102,6 +105,7 @@ export function mayDiscard(what) {
     + `${game.moves.length}).${kept ? " It stays under “Your games” below, and" : ""} Back brings it back.`;
   return new Promise((resolve) => {
     const done = (answer) => {
+      if (answer) released = gameId(); // asked once: the change that follows does not ask again
       dialog.oncancel = null;
       if (dialog.open) dialog.close();
       resolve(answer);
@@ -305,6 +309,13 @@ export async function show(text, restore = null) {
     return;
   }
   const key = `${ctx.rules()}|${text}`;
+  // Back in Play with another row or rules (chosen in another view): asked, as in Play.
+  if (!restore && key !== game.key && !(await mayDiscard("The row or rules above"))) {
+    ctx.keepRow(game.text, game.rules);
+    ctx.update("play");
+    render();
+    return;
+  }
   await loadLevels(ctx.rules());
   seatOptions(info ? info.players : 2);
   game.onScreen = true; // the first answer brings the board on screen
