@@ -311,6 +311,10 @@ def test_defect_13_every_play_and_solve_control_is_44_px(phone: Any, live_url: s
     take(page, "L", tap=True)
     take(page, "L", tap=True)
     measure("play-mid-game")
+    page.tap("#play-new")
+    page.wait_for_selector("#play-confirm[open]")
+    measure("play-confirm")
+    page.tap("#play-confirm-keep")
     page.tap("#play-import-open")
     measure("play-import")
     while state(page) == "your-turn":
