@@ -387,6 +387,8 @@ def test_past_games_are_kept_listed_resumed_and_deleted(desk: Any, live_url: str
     wait_js(page, "document.querySelectorAll('#play-board button.coin').length === 4")
     assert state(page) == "your-turn"
     take(page, "R")
+    spoilt = "[...JSON.parse(localStorage.getItem('coinrow.games')), {id: 5}, 'x', {id: 'y'}]"
+    page.evaluate(f"localStorage.setItem('coinrow.games', JSON.stringify({spoilt}))")
     page.goto("about:blank")  # the browser closed and opened again
     page.goto(live_url + "#play?coins=5%206")
     assert state(page) == "your-turn"

@@ -151,10 +151,21 @@ function gameId() {
 function savedGames() {
   try {
     const list = JSON.parse(localStorage.getItem(SAVED_KEY) || "[]");
-    return Array.isArray(list) ? list.filter((item) => item && typeof item.id === "string") : [];
+    return Array.isArray(list) ? list.filter(wellFormed) : [];
   } catch {
     return []; // storage refused (private mode) or spoilt: nothing kept
   }
+}
+
+// Storage is data from outside the page: an entry is used only when every field has its
+// type (the server checks the row, rules and moves as it checks a link's).
+function wellFormed(item) {
+  const texts = ["id", "coins", "rules", "opponent", "opponentName", "moves", "when", "result"];
+  const counts = ["seat", "seed", "ply", "played"];
+  return Boolean(item) && typeof item === "object"
+    && texts.every((key) => typeof item[key] === "string")
+    && counts.every((key) => Number.isInteger(item[key]) && item[key] >= 0)
+    && typeof item.over === "boolean" && typeof item.hide === "boolean";
 }
 
 function storeGames(list) {
