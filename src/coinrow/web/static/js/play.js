@@ -356,6 +356,7 @@ export async function show(text, restore = null) {
 // An online game of this row and these rules against a friend: the server keeps the game and
 // gives this browser its seat's secret token (kept here, never in the link to share).
 async function invite() {
+  if (!(await mayDiscard("Inviting a friend to this row"))) return;
   try {
     const made = await post("online/games", { coins: game.data.coins, rules: ctx.rules(), seat: game.seat });
     localStorage.setItem(`coinrow-online:${made.game}`, made.token);
