@@ -32,13 +32,15 @@ VIEWS = {
         f"#analysis?coins={ROW}&moves=LLRRLRLL&vars=1%3AR%20L&ply=1&seat=1&opponent=greedy",
         '#view-analysis[data-state="ready"] #an-lesson:not([hidden])',
     ),
+    # a first game in progress: the defaults (evaluation hidden), moves played
+    "play-first": (f"#play?coins={ROW}&seat=first&moves=LL", '[data-state="your-turn"]'),
     "learn": (f"#learn?coins={ROW}&method=fill&step=12", "#learn-code span.now"),
     "puzzles": ("#puzzles?puzzle=7", '#view-puzzles[data-state="open"]'),
 }
 
 
 #: Views with no moderate finding either (the rest: serious and critical only, for now).
-STRICT = ("home", "analysis", "learn", "puzzles")
+STRICT = ("home", "analysis", "learn", "puzzles", "solve", "play", "play-first")
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

@@ -124,8 +124,9 @@ def test_play_a_whole_game_following_the_hints(
     app_page: Any, live_url: str, shots: Path, seat: str, coins: str
 ) -> None:
     page = app_page
-    page.goto(live_url + "#play?coins=" + coins.replace(" ", "%20"))
-    page.select_option("#play-seat", SEATS[seat])
+    # Perfect, with the evaluation shown (a first game's defaults are a middle level, hidden)
+    address = f"#play?coins={coins.replace(' ', '%20')}&opponent=optimal&hide=0&seat={SEATS[seat]}"
+    page.goto(live_url + address)
     solution = solve(coins.split())
     guaranteed = solution.first_total if seat == "first" else solution.second_total
     n = len(coins.split())

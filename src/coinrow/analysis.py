@@ -19,7 +19,7 @@ from .engines import MAX_SECONDS, check_cost
 from .engines.variants import check_variant_seconds, declared_cost, position_solves_cost
 from .errors import IllegalMoveError
 from .game import Game, Position, seat_name
-from .numbers import Row, Value, exact_arithmetic, format_value, json_fields
+from .numbers import Row, Value, counted, exact_arithmetic, format_value, json_fields
 from .play_values import PlayValues
 from .rules import PLAIN, Moves, Rules, coerce_rules, moves_text, parse_moves
 from .subgames import Subgames
@@ -122,6 +122,44 @@ class PlayerSummary:
         return json_fields(
             self, order=("player", "moves", "total_loss", "accuracy"), accuracy=self.accuracy
         )
+
+    @property
+    def perfect(self) -> bool:
+        """True when the player moved and every move was a best move (O(1))."""
+        return self.moves > 0 and self.labels["best"] == self.moves
+
+    def sentence(self, name: str, *, you: bool = False, lost: bool = False) -> str:
+        """This player's game in words, headed by ``name`` ("You", "Computer", "First
+        player"), in the second person with ``you``: how many moves were best, what they gave
+        away, the guarantee from the start and the total taken. A player whose every move
+        was best is told they played perfectly, and with ``lost`` (the game ended without
+        their win) that no play could have guaranteed them better (O(1)).
+
+        >>> perfect = analyze([8, 15, 3, 7], "RLLL").second
+        >>> print(perfect.sentence("You", you=True, lost=True))  # doctest: +NORMALIZE_WHITESPACE
+        You: 2 of 2 moves best (100%), 0 points given away; best play from the start
+        guaranteed you 11, and you took 11. You played perfectly: every move was a best move.
+        The row favoured the other side: no play could have guaranteed you better than 11.
+        >>> erring = analyze([8, 15, 3, 7], "LLRL").first
+        >>> print(erring.sentence("Computer"))  # doctest: +NORMALIZE_WHITESPACE
+        Computer: 1 of 2 moves best (50%), 7 points given away; best play from the start
+        guaranteed them 22, and they took 15.
+        """
+        them, they = ("you", "you") if you else ("them", "they")
+        words = (
+            f"{name}: {self.labels['best']} of {counted(self.moves, 'move')} best "
+            f"({self.accuracy:.0f}%), {counted(self.total_loss, 'point')} given away; best play "
+            f"from the start guaranteed {them} {format_value(self.guaranteed_start)}, and "
+            f"{they} took {format_value(self.final_total)}."
+        )
+        if self.perfect:
+            words += f" {they.capitalize()} played perfectly: every move was a best move."
+            if lost:
+                words += (
+                    " The row favoured the other side: no play could have guaranteed "
+                    f"{them} better than {format_value(self.guaranteed_start)}."
+                )
+        return words
 
 
 @dataclass(frozen=True)

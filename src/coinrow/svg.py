@@ -53,6 +53,9 @@ if TYPE_CHECKING:
 FIRST_COLOR, SECOND_COLOR, HIGHLIGHT_COLOR = "#1f5fbf", "#17803a", "#e8590c"
 PLAYER_COLORS = {"first": FIRST_COLOR, "second": SECOND_COLOR}
 CELL_FILLS = {"first": "#e4eefc", "second": "#e1f3e5"}
+#: The legend's words for each player: their colour, dark enough for 4.5:1 (WCAG AA for
+#: small text) on white and on either cell fill (the second's green is 4.3:1 on its fill).
+LEGEND_TEXT_COLORS = {"first": FIRST_COLOR, "second": "#11692f"}
 
 
 class SvgDiagram(str):
@@ -256,7 +259,9 @@ def _player_keys(legend: ET.Element, y: float, font: float) -> None:
         color = PLAYER_COLORS[player]
         _element(legend, "rect", x=x, y=y - 0.8 * font, width=font, height=font,
                  fill=CELL_FILLS[player], stroke=color, stroke_width=2)  # fmt: skip
-        _element(legend, "text", x=x + 1.4 * font, y=y, fill=color).text = words
+        _element(
+            legend, "text", x=x + 1.4 * font, y=y, fill=LEGEND_TEXT_COLORS[player]
+        ).text = words
         x += (1.4 + TEXT_EM * (len(words) + 3)) * font
 
 

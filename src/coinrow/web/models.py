@@ -498,6 +498,11 @@ class PlayResponse(BaseModel):
     summary: dict[str, Any] = Field(
         description="Each player's moves: losses, labels, accuracy, totals (the analysis's)."
     )
+    summary_words: list[str] = Field(
+        description="Each player's game in words, first seat first "
+        "(coinrow.analysis.PlayerSummary.sentence): 'You' and 'Computer' with a seat, else "
+        "each seat's name; a player whose every move was best is told they played perfectly."
+    )
     ply: int = Field(description="The moves shown: the position is after this many moves.")
     over: bool = Field(description="Every coin is taken at the end of the line.")
     replies: list[str] = Field(description="The moves the computer added to the line.")

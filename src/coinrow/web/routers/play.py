@@ -11,11 +11,11 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ...analysis import analysis_seconds, analyze
+from ...analysis import GameAnalysis, analysis_seconds, analyze
 from ...engines.table import Table
 from ...engines.variants import position_solves_cost
 from ...errors import InvalidOptionError, InvalidRowError, UnsupportedRulesError
-from ...game import Game
+from ...game import Game, seat_name
 from ...levels import level_table, levels_for
 from ...numbers import json_value
 from ...play_values import PlayValues
@@ -100,7 +100,7 @@ def router(api: Api) -> APIRouter:
                 strategy.attach_values(values)  # the same values: built once
             replies = answer(game, strategy, seat=body.seat)
             ply = len(game.moves)
-        data = play_data(game, ply, values, picture_coins)
+        data = play_data(game, ply, values, picture_coins, seat=body.seat)
         data["replies"] = list(replies)
         return JSONResponse(data)
 
@@ -252,10 +252,14 @@ def play_seconds(game: Game, *, picture_coins: int = 0) -> float:
     return review + position_solves_cost(game.coins, rules, [left], limit=limit)
 
 
-def play_data(game: Game, ply: int, values: PlayValues, picture_coins: int) -> dict[str, Any]:
+def play_data(
+    game: Game, ply: int, values: PlayValues, picture_coins: int, *, seat: int | None = None
+) -> dict[str, Any]:
     """The game for ``/api/play``, shown after ``ply`` of its moves (O(n^2) for the
     evaluation and review of every move, as :func:`coinrow.review.evaluation` and
-    :func:`coinrow.analysis.analyze` state; the picture O(n^2) up to ``picture_coins``)."""
+    :func:`coinrow.analysis.analyze` state; the picture O(n^2) up to ``picture_coins``).
+    ``seat`` is the person's seat against the computer (None: people at every seat), which
+    names the players of the summary's sentences."""
     rules, row = game.rules, game.coins
     before = game.moves[:ply]
     shown = Game(row, "".join(before) if rules.is_plain else before, rules=rules)
@@ -316,9 +320,31 @@ def play_data(game: Game, ply: int, values: PlayValues, picture_coins: int) -> d
         ],
         "review": [move.to_dict() for move in analysis.moves],
         "summary": analysis.to_dict()["summary"],
+        "summary_words": summary_words(analysis, game, seat),
         "svg": picture,
         "picture_note": note,
     }
+
+
+def summary_words(analysis: GameAnalysis, game: Game, seat: int | None) -> list[str]:
+    """Every player's game in words (:meth:`coinrow.analysis.PlayerSummary.sentence`), first
+    seat first: "You" and "Computer" against the computer, else each seat's name; once the
+    game is over, a player who did not win is told whether the row, not their play, lost it
+    (O(p))."""
+    players = game.rules.players
+    over = game.position.is_over
+    winners = set(game.rules.winners(game.totals)) if over else set()
+    words = []
+    for index, summary in enumerate(analysis.summaries):
+        if seat is None:
+            name = seat_name(index, players).capitalize() + ("" if players > 2 else " player")
+        elif index == seat:
+            name = "You"
+        else:
+            name = "Computer" if players == 2 else f"Computer ({seat_name(index, players)})"
+        lost = over and index not in winners
+        words.append(summary.sentence(name, you=index == seat, lost=lost))
+    return words
 
 
 def position_picture(game: Game, most: int) -> tuple[str | None, str]:

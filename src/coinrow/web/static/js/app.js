@@ -67,6 +67,12 @@ const ctx = {
     go(view, params);
   },
   go: (view, params) => go(view, params),
+  // Put a kept game's row and rules back in the form (a discard the player refused).
+  keepRow(text, rulesText) {
+    input.value = text;
+    rules.set(rulesText);
+    rules.offerFor(active);
+  },
 };
 
 // A new entry in the history for every change of view or row, so Back returns to it.
@@ -139,8 +145,18 @@ function route() {
   activate(view || "home", Object.keys(params).length ? params : null);
 }
 
-document.getElementById("row-form").addEventListener("submit", (event) => {
+// A new row or other rules in Play end the game on the board: only once the player says so
+// (play.js asks); kept, the game's row and rules go back in the form.
+async function mayLeaveGame(what) {
+  if (active !== "play" || (await play.mayDiscard(what))) return true;
+  const kept = play.playing();
+  ctx.keepRow(kept.text, kept.rules);
+  return false;
+}
+
+document.getElementById("row-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (!(await mayLeaveGame("A new row"))) return;
   go(active && active !== "home" ? active : "solve");
 });
 
@@ -166,6 +182,7 @@ document.getElementById("random-go").addEventListener("click", async () => {
     const row = await get("random", {
       n, values: document.getElementById("random-values").value, seed: seed.value,
     });
+    if (!(await mayLeaveGame("A random row"))) return;
     input.value = row.coins.join(" ");
     go(active && active !== "home" ? active : "solve");
   } catch (error) {
@@ -192,6 +209,7 @@ const TEXT_FIELDS = 'input:not([type]), input[type="text"], input[type="number"]
 document.addEventListener("keydown", (event) => {
   if (event.altKey || event.ctrlKey || event.metaKey) return;
   if (event.target.closest && event.target.closest(TEXT_FIELDS)) return;
+  if (document.querySelector("dialog[open]")) return; // a modal dialog takes the keys
   if (!overlay.hidden) {
     if (event.key === "Escape" || event.key === "?") {
       toggleOverlay(false);
@@ -234,6 +252,8 @@ get("limits")
     document.getElementById("random-n").max = String(limits.random_coins);
   })
   .catch(() => {});
-rules.init(() => go(RULED.includes(active) ? active : "solve"))
+rules.init(async () => {
+  if (await mayLeaveGame("Other rules")) go(RULED.includes(active) ? active : "solve");
+})
   .catch((error) => ctx.error(error.message, { row: false }))
   .finally(route);
