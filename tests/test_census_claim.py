@@ -19,14 +19,17 @@ from helpers import run_cli
 
 ARGS = ("--length", "12", "--alphabet", "1,2", "--shard-rows", "256", "--workers", "0")
 
-SLOW = """import time
+#: Greedy, 2 ms a move while the census must still be running; the resume that ends the
+#: test sets SLOW_SECONDS=0 (the same moves: only the wait goes, about 30 s of the suite).
+SLOW = """import os, time
 from coinrow.strategies import greedy
 
 
 def slow(position):
-    time.sleep(0.002)
+    time.sleep(float(os.environ.get("SLOW_SECONDS", "0.002")))
     return greedy(position)
 """
+FAST = {**os.environ, "SLOW_SECONDS": "0"}
 
 
 def start(
@@ -145,7 +148,7 @@ def test_a_folder_being_written_cannot_be_resumed_at_the_same_time(tmp_path: Pat
         running.kill()
         running.communicate()
     # the lock goes with its process, even one killed: the folder resumes
-    resumed = run_cli("census", *args, "--json", "--resume", str(folder), cwd=tmp_path)
+    resumed = run_cli("census", *args, "--json", "--resume", str(folder), cwd=tmp_path, env=FAST)
     assert resumed.returncode == 0, resumed.stderr
 
 

@@ -15,14 +15,17 @@ from pathlib import Path
 
 from helpers import run_cli
 
-SLOW = """import time
+#: Greedy, 2 ms a move while the census must still be running; the resume that ends the
+#: test sets SLOW_SECONDS=0 (the same moves: only the wait goes, about 30 s of the suite).
+SLOW = """import os, time
 from coinrow.strategies import greedy
 
 
 def slow(position):
-    time.sleep(0.002)
+    time.sleep(float(os.environ.get("SLOW_SECONDS", "0.002")))
     return greedy(position)
 """
+FAST = {**os.environ, "SLOW_SECONDS": "0"}
 
 
 def free_port() -> int:
@@ -81,7 +84,7 @@ def test_a_killed_scheduler_is_one_line_and_the_census_resumes(tmp_path: Path) -
         f"shards are recorded in {folder}, and resuming the census there continues from them"
     )
     resumed = run_cli("census", *args, "--json", "--workers", "0", "--resume", str(folder),
-                      cwd=tmp_path)  # fmt: skip
+                      cwd=tmp_path, env=FAST)  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
     data = json.loads(resumed.stdout)
     assert data["rows"] == 1024 and data["shards"]["reused"] >= 1

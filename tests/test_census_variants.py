@@ -214,10 +214,9 @@ def test_a_shard_of_another_rules_is_computed_again(tmp_path: Path) -> None:
             line["sha256"] = hashlib.sha256((pizza / name).read_bytes()).hexdigest()
             line["size"] = (pizza / name).stat().st_size
     (pizza / "manifest.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
-    resumed = Census(family, rules="circular", out=pizza, shard_rows=100, resume=True)
-    assert resumed.recomputed == [
-        {"shard": "w5-0", "reason": f"its file {name} belongs to another census"}
-    ]
+    with Census(family, rules="circular", out=pizza, shard_rows=100, resume=True) as resumed:
+        recomputed = resumed.recomputed
+    assert recomputed == [{"shard": "w5-0", "reason": f"its file {name} belongs to another census"}]
 
 
 @pytest.mark.parametrize(

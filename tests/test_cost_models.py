@@ -20,6 +20,7 @@ import pytest
 
 from coinrow import solve
 from coinrow.analysis import analysis_seconds, analyze
+from coinrow.engines.costs import replay_seconds
 from coinrow.engines.variants import declared_cost, variant_cost
 from coinrow.game import Position
 from coinrow.rules import Rules
@@ -32,6 +33,8 @@ from coinrow.strategies import (
     play_values,
     reply_opponent,
 )
+from coinrow.svg import drawing_seconds, ring, triangle, variant_triangle
+from coinrow.tables import variant_table
 
 LIMIT = 0.3  # seconds: each case runs in about that much CPU
 
@@ -176,3 +179,46 @@ def test_the_largest_accepted_request_runs_within_twice_its_estimate(name: str) 
     assert expected / 2 <= spent <= 2 * expected, (
         f"{name}: {n:,} coins, {spent:.3f} s CPU against {expected:.3f} s estimated"
     )
+
+
+def answer_cases() -> dict[str, tuple[float, Callable[[], object]]]:
+    """The prices of what a server builds from a solve (issue 24's saturation run found them
+    missing): the pictures at their largest (40 coins) and a long line's moves replayed."""
+    row = row_of(40)
+    take = variant_table(row, Rules.parse("take:3"))
+    pizza = solve(row, rules="circular")
+    moves = 5_000
+
+    def replayed() -> object:
+        return solve(row_of(moves), rules="reply:greedy").to_dict()  # the game built once
+
+    solve_only = min(
+        cpu_seconds(lambda n: solve(row_of(n), rules="reply:greedy"), moves) for _ in range(2)
+    )
+    return {
+        "triangle of 40 coins": (
+            drawing_seconds(40),
+            lambda: str(triangle(row, highlight="L" * 40)),
+        ),
+        "take:3 triangle of 40 coins": (
+            drawing_seconds(40),
+            lambda: str(variant_triangle(take, highlight=take.line)),
+        ),
+        "ring of 40 slices": (drawing_seconds(40, ring=True), lambda: str(ring(pizza))),
+        "5,000 moves replayed": (replay_seconds(moves) + solve_only, replayed),
+    }
+
+
+@pytest.mark.alone
+def test_an_answers_pictures_and_replays_run_within_twice_their_estimates() -> None:
+    for name, (expected, build) in answer_cases().items():
+        build()  # warm
+        spent = float("inf")
+        for _ in range(3):
+            started = time.process_time()
+            build()
+            spent = min(spent, time.process_time() - started)
+        print(f"{name}: {spent:.4f} s CPU, {expected:.4f} s estimated")
+        assert expected / 2 <= spent <= 2 * expected, (
+            f"{name}: {spent:.4f} s CPU against {expected:.4f} s estimated"
+        )

@@ -351,3 +351,38 @@ def test_cli_errors_are_one_line_exit_2(
     err = capsys.readouterr().err
     assert message in err
     assert err.count("\n") == 1
+
+
+def contrast(ink: str, paper: str) -> float:
+    """The WCAG contrast ratio of two #rrggbb colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+        linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    dark, light = sorted((luminance(ink), luminance(paper)))
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_legend_words_are_readable_on_white_and_on_the_cells() -> None:
+    """Issue 27: the downloadable SVG's second-player legend was #17803a, 4.34:1 on its cell
+    fill (planted back: fails). Every coloured legend word: 4.5:1 on white and on either
+    player's cell fill (small text, WCAG AA)."""
+    from coinrow.rules import Rules
+    from coinrow.svg import CELL_FILLS, variant_triangle
+    from coinrow.tables import variant_table
+
+    assert contrast("#17803a", CELL_FILLS["second"]) < 4.5  # the check can fail
+    pictures = [
+        triangle([8, 15, 3, 7]),
+        variant_triangle(variant_table([4, 9, 1, 7], Rules.parse("misere"))),
+    ]
+    for picture in pictures:
+        legend = parse(picture).find(f"{NS}g[@class='legend']")
+        assert legend is not None
+        inks = {text.get("fill") for text in legend.iter(f"{NS}text")} - {None}
+        assert len(inks) >= 2  # each player's words in their colour
+        for ink in inks:
+            for paper in ("#ffffff", *CELL_FILLS.values()):
+                assert contrast(str(ink), paper) >= 4.5, (ink, paper)

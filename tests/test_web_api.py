@@ -422,5 +422,5 @@ def test_serve_starts_the_app() -> None:
         assert limits is not None and limits["table_coins"] == 12
     finally:
         server.terminate()
-        server.wait(timeout=10)
+        server.communicate(timeout=10)  # its output read, the pipe closed
     assert main(["serve", "--workers", "0"]) == 2

@@ -32,13 +32,29 @@ VIEWS = {
         f"#play?coins={ROW}&opponent=greedy&seat=second&moves=LLRRLRLL&ply=5",
         "#play-chart svg",
     ),
+    "analysis": (  # after a mistake (its lesson showing), with a variation beside the game
+        f"#analysis?coins={ROW}&moves=LLRRLRLL&vars=1%3AR%20L&ply=1&seat=1&opponent=greedy",
+        '#view-analysis[data-state="ready"] #an-lesson:not([hidden])',
+    ),
+    # a first game in progress: the defaults (evaluation hidden), moves played
+    "play-first": (f"#play?coins={ROW}&seat=first&moves=LL", '[data-state="your-turn"]'),
     "learn": (f"#learn?coins={ROW}&method=fill&step=12", "#learn-code span.now"),
     "puzzles": ("#puzzles?puzzle=7", '#view-puzzles[data-state="open"]'),
 }
 
 
 #: Views with no moderate finding either (the rest: serious and critical only, for now).
-STRICT = ("home", "learn", "puzzles", "explore", "explore-classroom")
+STRICT = (
+    "home",
+    "analysis",
+    "learn",
+    "puzzles",
+    "solve",
+    "play",
+    "play-first",
+    "explore",
+    "explore-classroom",
+)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])

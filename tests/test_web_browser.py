@@ -124,8 +124,9 @@ def test_play_a_whole_game_following_the_hints(
     app_page: Any, live_url: str, shots: Path, seat: str, coins: str
 ) -> None:
     page = app_page
-    page.goto(live_url + "#play?coins=" + coins.replace(" ", "%20"))
-    page.select_option("#play-seat", SEATS[seat])
+    # Perfect, with the evaluation shown (a first game's defaults are a middle level, hidden)
+    address = f"#play?coins={coins.replace(' ', '%20')}&opponent=optimal&hide=0&seat={SEATS[seat]}"
+    page.goto(live_url + address)
     solution = solve(coins.split())
     guaranteed = solution.first_total if seat == "first" else solution.second_total
     n = len(coins.split())
@@ -526,11 +527,10 @@ def test_record_export_and_import(app_page: Any, live_url: str) -> None:
     assert play_state(page) == "your-turn"
     page.click("#play-import-open")
     page.fill("#play-import-text", "# players: Ann vs Bob\n3 2 2 3 1 2\nLLRLLL\n")
-    page.click("#play-import-go")
+    page.click("#play-import-go")  # a record opens on the analysis board, at its start
     wait_js(page, "document.querySelector('#coins').value === '3 2 2 3 1 2'")
-    wait_taken(page, 0)
-    page.wait_for_selector("#play-analysis:not([hidden])")
-    assert page.locator("#play-moves button[data-ply]").count() == 7
+    wait_js(page, "document.querySelector('#view-analysis').dataset.state === 'ready'")
+    assert page.locator("#an-moves button[data-line='0']").count() == 7
 
 
 def test_learn_slider_code_links_and_greedy_row(app_page: Any, live_url: str) -> None:
@@ -546,17 +546,16 @@ def test_learn_slider_code_links_and_greedy_row(app_page: Any, live_url: str) ->
     wait_js(page, "location.hash.includes('method=fill') && location.hash.includes('step=7')")
     page.reload()
     wait_js(page, "document.querySelector('#view-learn').dataset.step === '6'")
-    page.click('button.load[data-strategy="greedy"]')  # the review of greedy losing
-    page.wait_for_selector("#view-play:not([hidden])")
-    page.wait_for_selector("#play-analysis:not([hidden])")
-    assert page.input_value("#play-strategy") == "greedy"
+    page.click('button.load[data-strategy="greedy"]')  # greedy losing, on the analysis board
+    page.wait_for_selector("#view-analysis:not([hidden])")
+    wait_js(page, "document.querySelector('#view-analysis').dataset.state === 'ready'")
     assert page.input_value("#coins") == "8 15 3 7"
-    assert page.locator("#play-moves button[data-ply]").count() == 5  # Start and LLRL
+    assert page.locator("#an-moves button[data-line='0']").count() == 5  # Start and LLRL
     page.keyboard.press("ArrowRight")  # step through: greedy's 8 is the first move
-    wait_taken(page, 1)
-    assert "Computer took the left coin (8)" in page.text_content("#play-status")
-    labels = page.locator("#play-analysis-table tbody td:last-child").all_text_contents()
-    assert labels[0] == "blunder" and page.text_content(card("first", ".points")) == "8"
+    wait_js(page, "document.querySelector('#an-moves [aria-current]').dataset.ply === '1'")
+    assert "The first player: take the left coin (8)" in page.text_content("#an-status")
+    first = page.text_content("#an-moves button[data-line='0'][data-ply='1']")
+    assert first.endswith("??")  # a blunder
 
 
 def test_explore_link_and_downloads(app_page: Any, live_url: str) -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 import psutil
 import pytest
 from helpers import run_cli
+from test_web_guard import stop as stop_server
 
 pytest.importorskip("fastapi")
 
@@ -90,12 +91,14 @@ def start(**limits: str | int) -> Server:
         except OSError:
             time.sleep(0.1)
     process.kill()
-    raise RuntimeError(process.communicate()[1].decode()[-2000:])
+    error = process.communicate()[1].decode()[-2000:]
+    stop(server)
+    raise RuntimeError(error)
 
 
 def stop(server: Server) -> None:
-    server.process.terminate()
-    server.process.wait(timeout=20)
+    """Stop the server, its worker processes and its stderr pipe (as test_web_guard does)."""
+    stop_server(server)  # type: ignore[arg-type]  # it reads only the process
 
 
 @pytest.fixture(scope="module")

@@ -132,7 +132,7 @@ def test_the_pizza_on_the_librarys_ring_and_three_players(app_page: Any, live_ur
     line = moves_on_page(page)
     assert line[0] == "5" and len(line) == 2
     assert totals_on_page(page) == [str(t) for t in Game(row, line, rules="circular").totals]
-    page.goto(live_url + "#play?coins=1%202%203%204%205%206%207&rules=players%3A3&seat=1")
+    page.goto(live_url + "#play?coins=1%202%203%204%205%206%207&rules=players%3A3&seat=1&hide=0")
     wait_js(page, "document.querySelectorAll('#play-scores .score').length === 3")
     assert state(page) == "your-turn"
     assert len(moves_on_page(page)) == 1  # player 1, the computer, opened

@@ -19,7 +19,7 @@ from .engines import MAX_SECONDS, check_cost
 from .engines.variants import check_variant_seconds, declared_cost, position_solves_cost
 from .errors import IllegalMoveError
 from .game import Game, Position, seat_name
-from .numbers import Row, Value, exact_arithmetic, format_value, json_fields
+from .numbers import Row, Value, counted, exact_arithmetic, format_value, json_fields
 from .play_values import PlayValues
 from .rules import PLAIN, Moves, Rules, coerce_rules, moves_text, parse_moves
 from .subgames import Subgames
@@ -122,6 +122,44 @@ class PlayerSummary:
         return json_fields(
             self, order=("player", "moves", "total_loss", "accuracy"), accuracy=self.accuracy
         )
+
+    @property
+    def perfect(self) -> bool:
+        """True when the player moved and every move was a best move (O(1))."""
+        return self.moves > 0 and self.labels["best"] == self.moves
+
+    def sentence(self, name: str, *, you: bool = False, lost: bool = False) -> str:
+        """This player's game in words, headed by ``name`` ("You", "Computer", "First
+        player"), in the second person with ``you``: how many moves were best, what they gave
+        away, the guarantee from the start and the total taken. A player whose every move
+        was best is told they played perfectly, and with ``lost`` (the game ended without
+        their win) that no play could have guaranteed them better (O(1)).
+
+        >>> perfect = analyze([8, 15, 3, 7], "RLLL").second
+        >>> print(perfect.sentence("You", you=True, lost=True))  # doctest: +NORMALIZE_WHITESPACE
+        You: 2 of 2 moves best (100%), 0 points given away; best play from the start
+        guaranteed you 11, and you took 11. You played perfectly: every move was a best move.
+        The row favoured the other side: no play could have guaranteed you better than 11.
+        >>> erring = analyze([8, 15, 3, 7], "LLRL").first
+        >>> print(erring.sentence("Computer"))  # doctest: +NORMALIZE_WHITESPACE
+        Computer: 1 of 2 moves best (50%), 7 points given away; best play from the start
+        guaranteed them 22, and they took 15.
+        """
+        them, they = ("you", "you") if you else ("them", "they")
+        words = (
+            f"{name}: {self.labels['best']} of {counted(self.moves, 'move')} best "
+            f"({self.accuracy:.0f}%), {counted(self.total_loss, 'point')} given away; best play "
+            f"from the start guaranteed {them} {format_value(self.guaranteed_start)}, and "
+            f"{they} took {format_value(self.final_total)}."
+        )
+        if self.perfect:
+            words += f" {they.capitalize()} played perfectly: every move was a best move."
+            if lost:
+                words += (
+                    " The row favoured the other side: no play could have guaranteed "
+                    f"{them} better than {format_value(self.guaranteed_start)}."
+                )
+        return words
 
 
 @dataclass(frozen=True)
@@ -445,3 +483,215 @@ def _standing(rules: Rules, totals: Sequence[Value], seat: int) -> int:
     if totals[seat] != best:
         return -1
     return 1 if sum(1 for total in totals if total == best) == 1 else 0
+
+
+#: The review's symbols of the labels, as chess annotates moves (best moves get none).
+SYMBOLS: Mapping[Label, str] = MappingProxyType(
+    {"best": "", "inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+)
+
+#: How many moves of the best line a :class:`Lesson` shows (the best move and the answers).
+LESSON_DEPTH = 4
+
+
+@dataclass(frozen=True)
+class LineMove:
+    """One move of a line shown in a lesson: the mover's 0-based ``seat``, the ``move`` text,
+    the 0-based ``indices`` of the coins it takes and their values, ``coins``."""
+
+    seat: int
+    move: str
+    indices: tuple[int, ...]
+    coins: tuple[Value, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(coins taken))."""
+        return json_fields(self)
+
+
+@dataclass(frozen=True)
+class Lesson:
+    """What a move that was not the best let happen, and what the best was.
+
+    ``step`` is the 1-based move number, ``seat`` its mover, ``label`` and ``symbol`` its
+    judgement (:data:`SYMBOLS`); ``replies`` are the other seats' best answers to the move
+    played (until the mover is to move again), ``best_line`` the best move from the position
+    before it and the best play after that (at most :data:`LESSON_DEPTH` moves), and
+    ``words`` says it all in a sentence for people."""
+
+    step: int
+    seat: int
+    move: str
+    label: Label
+    symbol: str
+    replies: tuple[LineMove, ...]
+    best_line: tuple[LineMove, ...]
+    words: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (O(depth))."""
+        return json_fields(self)
+
+
+def seat_words(seat: int, players: int = 2, you: int | None = None) -> str:
+    """A seat in a sentence about a game: ``you`` for the person's seat, ``the computer``
+    for the other seat of two when a person plays, else ``the first player``, ``player 3``
+    (O(1)).
+
+    >>> seat_words(0), seat_words(1, you=0), seat_words(0, you=0), seat_words(2, 3, you=0)
+    ('the first player', 'the computer', 'you', 'player 3')
+    """
+    if seat == you:
+        return "you"
+    if you is not None and players == 2:
+        return "the computer"
+    name = seat_name(seat, players)
+    return name if players > 2 else f"the {name} player"
+
+
+def _and(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def _what(step: LineMove) -> str:
+    """The coins a move takes as a noun: ``the 7``, ``the 4 and 9``, ``slice 3 (the 4)``."""
+    values = _and([format_value(coin) for coin in step.coins])
+    return f"slice {int(step.move) + 1} (the {values})" if step.move.isdigit() else f"the {values}"
+
+
+def _verb(step: LineMove) -> str:
+    """A move as a verb phrase: ``take the 7``, ``start with slice 3 (the 4)``."""
+    return f"{'start with' if step.move.isdigit() else 'take'} {_what(step)}"
+
+
+def _line_move(position: Position, move: str) -> LineMove:
+    indices = position.indices_of(move)
+    return LineMove(position.seat, move, indices, tuple(position.coins[k] for k in indices))
+
+
+def _leaves(position: Position) -> str:
+    """What a position leaves at the ends of the coins left, in words."""
+    left = position.remaining_indices()
+    if not left:
+        return "which ends the game"
+    ends = [format_value(position.coins[k]) for k in (left[0], left[-1])]
+    return (
+        f"which leaves only the {ends[0]}"
+        if len(left) == 1
+        else (f"which leaves {ends[0]} and {ends[1]} at the ends")
+    )
+
+
+def lessons_seconds(coins: Sequence[Value], steps: int, rules: Rules) -> float:
+    """Estimated seconds of :func:`lessons` beyond the analysis, for ``steps`` moves on a
+    validated row: at most :data:`LESSON_DEPTH` positions off the line per move, each no
+    longer than the move's own, so :data:`LESSON_DEPTH` times :func:`analysis_seconds`
+    (0 for the rules whose positions come from one table; O(steps + n)).
+
+    >>> lessons_seconds([1, 2, 3], 3, PLAIN)
+    0.0
+    """
+    return LESSON_DEPTH * analysis_seconds(coins, steps, rules)
+
+
+def lessons(
+    coins: Sequence[object],
+    moves: str | Sequence[str],
+    *,
+    rules: Rules | str | None = None,
+    you: int | None = None,
+    values: PlayValues | None = None,
+    max_seconds: float | None = MAX_SECONDS,
+) -> tuple[Lesson, ...]:
+    """A :class:`Lesson` for every move of a game that was not the best (its label is not
+    ``best``), in the order played: what the move let the other seats take, what the best
+    was, what it leaves and what it would have given the mover, in words (``you``: the
+    person's 0-based seat, named "you", the other seat of two "the computer").
+
+    Cost: :func:`analyze` plus, per lesson, at most :data:`LESSON_DEPTH` + players queries
+    of ``values`` (O(1) each from a table; the rules' per-position solve under ``reply`` and
+    ``players``, priced by :func:`lessons_seconds` and refused over ``max_seconds``).
+
+    >>> print(lessons([8, 15, 3, 7], "LLRL", you=0)[0].words)  # doctest: +NORMALIZE_WHITESPACE
+    Move 1, a blunder by you: taking the 8 let the computer take the 15; the best was the 7,
+    which leaves 8 and 3 at the ends: you could finish with 22 instead of 15.
+    >>> [(m.move, m.coins) for m in lessons([8, 15, 3, 7], "LLRL")[0].best_line]
+    [('R', (7,)), ('L', (8,)), ('L', (15,)), ('L', (3,))]
+    """
+    chosen = coerce_rules(rules)
+    row = Row.of(coins)
+    if chosen.is_plain and not isinstance(moves, str):
+        moves = "".join(moves)  # the plain game's line is one text
+    game = Game(row, moves, rules=chosen)
+    if chosen.per_position:
+        what = f"explaining {len(game.moves):,} moves on {len(row):,} coins under {chosen}"
+        check_variant_seconds(lessons_seconds(row, len(game.moves), chosen), max_seconds, what)
+    queries = PlayValues(row, chosen) if values is None else values
+    if chosen.is_plain:
+        judged = analyze(row, game.line, max_seconds=max_seconds)
+    else:
+        judged = analyze(row, game.moves, rules=chosen, values=queries, max_seconds=max_seconds)
+    found = []
+    for step, judgement in zip(game.transcript(), judged.moves, strict=True):
+        if judgement.label == "best":
+            continue
+        before, seat = step.before, step.seat
+        after = before.play(step.move)
+        replies: list[LineMove] = []
+        position = after
+        while not position.is_over and position.seat != seat and len(replies) < chosen.players:
+            reply = position.best_moves(values=queries)[0]
+            replies.append(_line_move(position, reply))
+            position = position.play(reply)
+        best_line: list[LineMove] = []
+        position = before
+        while not position.is_over and len(best_line) < LESSON_DEPTH:
+            best = position.best_moves(values=queries)[0]
+            best_line.append(_line_move(position, best))
+            position = position.play(best)
+        played = _line_move(before, step.move)
+        found.append(
+            Lesson(
+                step.step,
+                seat,
+                step.move,
+                judgement.label,
+                SYMBOLS[judgement.label],
+                tuple(replies),
+                tuple(best_line),
+                _lesson_words(
+                    judgement, played, replies, before, queries, you=you, players=chosen.players
+                ),
+            )
+        )
+    return tuple(found)
+
+
+def _lesson_words(
+    judgement: MoveAnalysis,
+    played: LineMove,
+    replies: Sequence[LineMove],
+    before: Position,
+    values: PlayValues,
+    *,
+    you: int | None,
+    players: int,
+) -> str:
+    """The sentence of a lesson (O(best moves))."""
+    who = seat_words(played.seat, players, you)
+    article = "an" if judgement.label[0] in "aeiou" else "a"
+    text = f"Move {judgement.step}, {article} {judgement.label} by {who}: "
+    text += "taking" if not played.move.isdigit() else "starting with"
+    text += " " + _verb(played).partition(" with " if played.move.isdigit() else " ")[2]
+    if replies:
+        answers = [f"{seat_words(r.seat, players, you)} {_verb(r)}" for r in replies]
+        text += f" let {_and(answers)}"
+    best = [_line_move(before, move) for move in before.best_moves(values=values)[:3]]
+    text += f"; the best was {' or '.join(_what(move) for move in best)}, "
+    text += _leaves(before.play(best[0].move))
+    if judgement.guaranteed_before != judgement.guaranteed_after:
+        finish = format_value(judgement.guaranteed_before)
+        instead = format_value(judgement.guaranteed_after)
+        text += f": {who} could finish with {finish} instead of {instead}"
+    return text + "."

@@ -528,6 +528,20 @@ def format_value(value: Value, *, keep_digits: bool = False) -> str:
     return int_text(value)
 
 
+def counted(amount: Value, noun: str, plural: str | None = None) -> str:
+    """An amount and its noun, singular for exactly one (or minus one), else plural
+    (``plural``, default the noun and ``s``) as English writes it: ``1 point``, ``0 points``,
+    ``1/2 points``, ``2.5 points`` (O(digits)).
+
+    >>> counted(1, "point"), counted(0, "point"), counted(Fraction(1, 2), "point")
+    ('1 point', '0 points', '1/2 points')
+    >>> counted(decimal.Decimal("1.00"), "move"), counted(3, "day")
+    ('1 move', '3 days')
+    """
+    one = amount in (1, -1)
+    return f"{format_value(amount)} {noun if one else (plural or noun + 's')}"
+
+
 def value_repr(value: Value) -> str:
     """An evaluable text of an exact value (O(digits)). Ints of more than 4,300 digits are
     written in hexadecimal, the only int literals Python reads at any length.

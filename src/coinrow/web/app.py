@@ -26,7 +26,7 @@ from fastapi.responses import JSONResponse
 
 from .. import __version__
 from ..errors import CoinrowError, CostLimitError
-from . import learning, online
+from . import online
 from .guard import RequestGuard, Security, allowed_hosts, die_with_parent
 from .inputs import ExactRoute, describe_validation, read_row
 from .limits import (
@@ -39,7 +39,7 @@ from .limits import (
     request_seconds,
 )
 from .pages import STATIC, Compress, StaticCache, mount_pages
-from .routers import ERRORS, Api, learn, play, server, solve
+from .routers import Api, board, learn, play, puzzles, server, solve
 from .workers import WorkerPool
 
 __all__ = [
@@ -125,9 +125,8 @@ def create_app(
         return JSONResponse({"detail": detail}, status_code=422)
 
     api = Api(limits)
-    for area in (solve, play, learn, server):
+    for area in (solve, play, board, learn, puzzles, server):
         app.include_router(area.router(api.area()))
-    app.include_router(learning.router(ExactRoute, ERRORS))  # puzzles of several moves, rating
     app.include_router(online.router())
     mount_pages(app)
     return app

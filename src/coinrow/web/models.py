@@ -501,6 +501,11 @@ class PlayResponse(BaseModel):
     summary: dict[str, Any] = Field(
         description="Each player's moves: losses, labels, accuracy, totals (the analysis's)."
     )
+    summary_words: list[str] = Field(
+        description="Each player's game in words, first seat first "
+        "(coinrow.analysis.PlayerSummary.sentence): 'You' and 'Computer' with a seat, else "
+        "each seat's name; a player whose every move was best is told they played perfectly."
+    )
     ply: int = Field(description="The moves shown: the position is after this many moves.")
     over: bool = Field(description="Every coin is taken at the end of the line.")
     replies: list[str] = Field(description="The moves the computer added to the line.")
@@ -819,3 +824,78 @@ class DuelResponse(BaseModel):
     line: str
     first_total: Exact
     second_total: Exact
+
+
+# --- the analysis board (/api/analysis) -----------------------------------------------------
+
+
+def board_request_model(play_coins: int) -> type[Strict]:
+    """The request body of ``/api/analysis`` for the given limit (O(1))."""
+
+    class AnalysisRequest(Strict):
+        coins: coins_field(play_coins)  # type: ignore[valid-type]
+        moves: StrictStr = Field(
+            "",
+            max_length=8 * play_coins,
+            pattern=VARIANT_LINE_PATTERN,
+            description="The line shown on the board (the game, or a variation) as one line: "
+            '"LRL"; under take:K "L2 R1"; the pizza\'s first slice (0-based) first, "3 LRL".',
+        )
+        rules: StrictStr = rules_field(PLAY_RULES_PATTERN, PLAY_RULES_KINDS)
+        ply: Annotated[
+            StrictInt | None,
+            Field(
+                ge=0,
+                le=8 * play_coins,
+                description="Show the line after this many of its moves; default: all.",
+            ),
+            BeforeValidator(_integral),
+        ] = None
+        seat: Annotated[
+            StrictInt | None,
+            Field(
+                ge=0,
+                le=63,
+                description="The person's 0-based seat, named \"you\" in the lessons' words; "
+                "null (default): every seat is named by its place.",
+            ),
+            BeforeValidator(_integral),
+        ] = None
+        picture: StrictBool = Field(True, description="Send the library's picture (svg).")
+
+    return AnalysisRequest
+
+
+class LineMoveData(BaseModel):
+    """One move of a lesson's line: the mover's seat, the move, the coins it takes."""
+
+    seat: int
+    move: str
+    indices: list[int]
+    coins: list[Exact]
+
+
+class LessonData(BaseModel):
+    """A move that was not the best, explained (``coinrow.analysis.lessons``)."""
+
+    step: int = Field(description="The 1-based move number.")
+    seat: int
+    move: str
+    label: Literal["inaccuracy", "mistake", "blunder"]
+    symbol: str = Field(description="?! (inaccuracy), ? (mistake) or ?? (blunder).")
+    replies: list[LineMoveData] = Field(description="The other seats' best answers to it.")
+    best_line: list[LineMoveData] = Field(
+        description="The best move from the position before it and the best play after."
+    )
+    words: str = Field(description="The lesson in a sentence, from the library.")
+
+
+class AnalysisResponse(PlayResponse):
+    """A line on the analysis board after ``ply`` of its moves (as ``/api/play`` without the
+    computer's answer), with a lesson for every move of the line that was not the best."""
+
+    lessons: list[LessonData]
+    symbols: dict[str, str] = Field(description="Each label's symbol (coinrow.analysis.SYMBOLS).")
+    names: list[str] = Field(
+        description="Each seat in words (you, the computer, the first player)."
+    )

@@ -40,12 +40,15 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 
-def check_variant_cost(row: Sequence[Value], rules: Rules, *, table: bool = False) -> None:
+def check_variant_cost(
+    row: Sequence[Value], rules: Rules, *, table: bool = False, answer_seconds: float = 0.0
+) -> None:
     """Refuse a variant solve or table (``table``) estimated over :func:`request_seconds`
     (inline, that sends it to a worker process), by the engines' own cost model
-    (:func:`coinrow.engines.variants.variant_cost`, O(n))."""
+    (:func:`coinrow.engines.variants.variant_cost`, O(n)) plus ``answer_seconds``, the
+    library's price of the answer built from it (its pictures, its moves replayed)."""
     seconds, _ = variant_cost(row, rules, table=table, limit=request_seconds())
-    check_seconds(seconds, f"rules {rules} on {len(row):,} coins")
+    check_seconds(seconds + answer_seconds, f"rules {rules} on {len(row):,} coins")
 
 
 def _with_body(endpoint: F, model: type[BaseModel]) -> F:
@@ -109,14 +112,24 @@ class Api:
         return read_row(items, limit, self.limits.coin_digits)
 
     def row_and_rules(
-        self, body: Any, limit: int, *, table: bool = False, check_plain: bool = True
+        self,
+        body: Any,
+        limit: int,
+        *,
+        table: bool = False,
+        check_plain: bool = True,
+        answer_seconds: Callable[[Row, Rules], float] | None = None,
     ) -> tuple[Row, Rules]:
         """The body's coins (at most ``limit``) and rules, refusing work estimated over the
         request's time by :func:`check_variant_cost` (``check_plain``: also for the plain game,
-        whose ``solve`` and ``Table`` otherwise check their own cost) (O(n))."""
+        whose ``solve`` and ``Table`` otherwise check their own cost), with the price of the
+        answer from ``answer_seconds`` added (O(n))."""
         row, rules = self.row(body.coins, limit), Rules.parse(body.rules)
+        extra = 0.0 if answer_seconds is None else answer_seconds(row, rules)
         if check_plain or not rules.is_plain:
-            check_variant_cost(row, rules, table=table)
+            check_variant_cost(row, rules, table=table, answer_seconds=extra)
+        else:
+            check_seconds(extra, f"the answer for {len(row):,} coins")
         return row, rules
 
     def row_and_line(self, body: Any) -> tuple[Row, str]:

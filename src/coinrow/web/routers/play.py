@@ -11,11 +11,11 @@ from typing import Any
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from ...analysis import analysis_seconds, analyze
+from ...analysis import GameAnalysis, analysis_seconds, analyze
 from ...engines.table import Table
 from ...engines.variants import position_solves_cost
 from ...errors import InvalidOptionError, InvalidRowError, UnsupportedRulesError
-from ...game import Game
+from ...game import Game, seat_name
 from ...levels import level_table, levels_for
 from ...numbers import json_value
 from ...play_values import PlayValues
@@ -24,7 +24,7 @@ from ...review import evaluation
 from ...solution import solve
 from ...strategies import Optimal, answer, get, move_seconds
 from ...subgames import Subgames
-from ...svg import ring, triangle, variant_triangle
+from ...svg import drawing_seconds, ring, triangle, variant_triangle
 from ...tables import variant_table
 from .. import models
 from ..limits import check_seconds, request_seconds
@@ -80,7 +80,9 @@ def router(api: Api) -> APIRouter:
         row, rules = api.row_and_rules(body, api.limits.play_coins)
         # moves may be written apart ("L R") under every rules, as the schema says
         game = Game(row, body.moves.replace(" ", "") if rules.is_plain else body.moves, rules=rules)
-        check_seconds(play_seconds(game), f"a game of {len(row):,} coins under {rules}")
+        picture_coins = api.limits.table_coins if body.picture else 0
+        seconds = play_seconds(game, picture_coins=picture_coins)
+        check_seconds(seconds, f"a game of {len(row):,} coins under {rules}")
         ply = len(game.moves) if body.ply is None else body.ply
         if ply > len(game.moves):
             raise InvalidOptionError(f"ply {ply} is beyond the {len(game.moves)} moves given")
@@ -98,8 +100,7 @@ def router(api: Api) -> APIRouter:
                 strategy.attach_values(values)  # the same values: built once
             replies = answer(game, strategy, seat=body.seat)
             ply = len(game.moves)
-        picture_coins = api.limits.table_coins if body.picture else 0
-        data = play_data(game, ply, values, picture_coins)
+        data = play_data(game, ply, values, picture_coins, seat=body.seat)
         data["replies"] = list(replies)
         return JSONResponse(data)
 
@@ -233,24 +234,32 @@ def position_data(game: Game, strategy: Callable[..., Any]) -> dict[str, Any]:
     }
 
 
-def play_seconds(game: Game) -> float:
+def play_seconds(game: Game, *, picture_coins: int = 0) -> float:
     """Estimated seconds of :func:`play_data` beyond the rules' table, which ``/api/play``
     prices first: the review and evaluation of every move played
-    (:func:`coinrow.analysis.analysis_seconds`) and, under ``reply`` and ``players``, one
-    solve of the coins left (the library's price,
+    (:func:`coinrow.analysis.analysis_seconds`), the picture of a row of at most
+    ``picture_coins`` (:func:`coinrow.svg.drawing_seconds`) and, under ``reply`` and
+    ``players``, one solve of the coins left (the library's price,
     :func:`coinrow.engines.variants.position_solves_cost`) (O(n))."""
     position, rules, limit = game.position, game.rules, request_seconds()
+    n = len(game.coins)
     review = analysis_seconds(game.coins, len(game.moves), rules, limit=limit)
+    if n <= picture_coins:
+        review += drawing_seconds(n, ring=rules.circle)
     if position.is_over:
         return review
     left = position.hi - position.lo + 1
     return review + position_solves_cost(game.coins, rules, [left], limit=limit)
 
 
-def play_data(game: Game, ply: int, values: PlayValues, picture_coins: int) -> dict[str, Any]:
+def play_data(
+    game: Game, ply: int, values: PlayValues, picture_coins: int, *, seat: int | None = None
+) -> dict[str, Any]:
     """The game for ``/api/play``, shown after ``ply`` of its moves (O(n^2) for the
     evaluation and review of every move, as :func:`coinrow.review.evaluation` and
-    :func:`coinrow.analysis.analyze` state; the picture O(n^2) up to ``picture_coins``)."""
+    :func:`coinrow.analysis.analyze` state; the picture O(n^2) up to ``picture_coins``).
+    ``seat`` is the person's seat against the computer (None: people at every seat), which
+    names the players of the summary's sentences."""
     rules, row = game.rules, game.coins
     before = game.moves[:ply]
     shown = Game(row, "".join(before) if rules.is_plain else before, rules=rules)
@@ -311,9 +320,31 @@ def play_data(game: Game, ply: int, values: PlayValues, picture_coins: int) -> d
         ],
         "review": [move.to_dict() for move in analysis.moves],
         "summary": analysis.to_dict()["summary"],
+        "summary_words": summary_words(analysis, game, seat),
         "svg": picture,
         "picture_note": note,
     }
+
+
+def summary_words(analysis: GameAnalysis, game: Game, seat: int | None) -> list[str]:
+    """Every player's game in words (:meth:`coinrow.analysis.PlayerSummary.sentence`), first
+    seat first: "You" and "Computer" against the computer, else each seat's name; once the
+    game is over, a player who did not win is told whether the row, not their play, lost it
+    (O(p))."""
+    players = game.rules.players
+    over = game.position.is_over
+    winners = set(game.rules.winners(game.totals)) if over else set()
+    words = []
+    for index, summary in enumerate(analysis.summaries):
+        if seat is None:
+            name = seat_name(index, players).capitalize() + ("" if players > 2 else " player")
+        elif index == seat:
+            name = "You"
+        else:
+            name = "Computer" if players == 2 else f"Computer ({seat_name(index, players)})"
+        lost = over and index not in winners
+        words.append(summary.sentence(name, you=index == seat, lost=lost))
+    return words
 
 
 def position_picture(game: Game, most: int) -> tuple[str | None, str]:

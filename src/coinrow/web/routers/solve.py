@@ -10,13 +10,14 @@ from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
 from ...diagram import check_view, table_data
+from ...engines.costs import replay_seconds
 from ...engines.table import Table
 from ...errors import CoinrowError, InvalidOptionError, UnsupportedRulesError
 from ...game import Game, Position
-from ...numbers import Value, json_value
+from ...numbers import Row, Value, json_value
 from ...rules import Rules
 from ...solution import solve
-from ...svg import ring, triangle, variant_triangle
+from ...svg import drawing_seconds, ring, triangle, variant_triangle
 from ...tables import variant_table
 from .. import models
 from ..limits import PER_COIN_LIMIT, request_seconds
@@ -36,7 +37,16 @@ def router(api: Api) -> APIRouter:
         """Solve a row: exactly what ``coinrow solve --json`` prints (``--rules R``: the
         variant's JSON; the pizza adds ``starts``, the margin of each first slice). O(n) for
         the plain game, misere and stone-game-vii; O(n^2) (times K or P) for the others."""
-        row, rules = api.row_and_rules(body, api.limits.solve_coins, check_plain=False)
+
+        def answer_seconds(row: Row, rules: Rules) -> float:
+            """The moves replayed for the coins taken, and the pizza's ring."""
+            moves = 0.0 if rules.is_plain else replay_seconds(len(row))
+            drawn = rules.circle and len(row) <= api.limits.table_coins
+            return moves + (drawing_seconds(len(row), ring=True) if drawn else 0.0)
+
+        row, rules = api.row_and_rules(
+            body, api.limits.solve_coins, check_plain=False, answer_seconds=answer_seconds
+        )
         solution = solve(row, rules=rules, max_seconds=request_seconds())
         data = solution.to_dict(None if body.full else PER_COIN_LIMIT)
         data["first_move_info"] = move_info(row, rules, data["first_moves"])
@@ -57,7 +67,13 @@ def router(api: Api) -> APIRouter:
         library's variant triangle (``view`` is the plain game's): O(n^2), O(n^2 K) for
         ``take:K``."""
         view = check_view(body.view)
-        row, rules = api.row_and_rules(body, api.limits.table_coins, table=True, check_plain=False)
+        row, rules = api.row_and_rules(
+            body,
+            api.limits.table_coins,
+            table=True,
+            check_plain=False,
+            answer_seconds=lambda row, rules: drawing_seconds(len(row)),
+        )
         if not rules.is_plain:
             if body.highlight not in (None, "best"):  # checked, though only drawn for plain
                 try:

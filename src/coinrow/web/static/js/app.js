@@ -1,6 +1,8 @@
-// The page: one row of coins shared by the views (Solve, Explore, Play, Learn, Puzzles), tabs,
+// The page: one row of coins shared by the views (Solve, Explore, Play, the analysis board,
+// Learn, Puzzles), tabs,
 // the address (#view?coins=...&...) holding each view's state, Back/Forward through views and
 // rows, the random row form, keyboard shortcuts and their overlay (?).
+import * as analysis from "./analysis.js";
 import { get, post, showDecimals } from "./api.js";
 import * as explore from "./explore.js";
 import * as home from "./home.js";
@@ -10,9 +12,9 @@ import * as puzzles from "./puzzles.js";
 import * as rules from "./rules.js";
 import * as solve from "./solve.js";
 
-const views = { home, solve, explore, play, learn, puzzles };
+const views = { home, solve, explore, play, analysis, learn, puzzles };
 // Views that take other rules of the game (the rules selector shows there).
-const RULED = ["solve", "explore", "play"];
+const RULED = ["solve", "explore", "play", "analysis"];
 const input = document.getElementById("coins");
 const errorBox = document.getElementById("error");
 const overlay = document.getElementById("keys-overlay");
@@ -65,6 +67,12 @@ const ctx = {
     go(view, params);
   },
   go: (view, params) => go(view, params),
+  // Put a kept game's row and rules back in the form (a discard the player refused).
+  keepRow(text, rulesText) {
+    input.value = text;
+    rules.set(rulesText);
+    rules.offerFor(active);
+  },
 };
 
 // A new entry in the history for every change of view or row, so Back returns to it.
@@ -108,6 +116,8 @@ const PARAMS = {
   ply: /^\d{1,7}$/,
   seed: /^\d{1,10}$/,
   hide: /^[01]$/,
+  vars: /^\d{1,5}:[LRB0-9 ]{1,9000}(?:;\d{1,5}:[LRB0-9 ]{1,9000}){0,99}$/, // the board's variations
+  var: /^\d{1,3}$/,
   puzzle: /^(?:daily|\d{1,10}|(?:greedy-trap|parity-trap|endgame|misere):\d{1,10})$/,
 };
 const notice = document.getElementById("link-notice");
@@ -136,8 +146,18 @@ function route() {
   activate(view || "home", Object.keys(params).length ? params : null);
 }
 
-document.getElementById("row-form").addEventListener("submit", (event) => {
+// A new row or other rules in Play end the game on the board: only once the player says so
+// (play.js asks); kept, the game's row and rules go back in the form.
+async function mayLeaveGame(what) {
+  if (active !== "play" || (await play.mayDiscard(what))) return true;
+  const kept = play.playing();
+  ctx.keepRow(kept.text, kept.rules);
+  return false;
+}
+
+document.getElementById("row-form").addEventListener("submit", async (event) => {
   event.preventDefault();
+  if (!(await mayLeaveGame("A new row"))) return;
   go(active && active !== "home" ? active : "solve");
 });
 
@@ -163,6 +183,7 @@ document.getElementById("random-go").addEventListener("click", async () => {
     const row = await get("random", {
       n, values: document.getElementById("random-values").value, seed: seed.value,
     });
+    if (!(await mayLeaveGame("A random row"))) return;
     input.value = row.coins.join(" ");
     go(active && active !== "home" ? active : "solve");
   } catch (error) {
@@ -205,6 +226,7 @@ document.addEventListener("keydown", (event) => {
     }
     return;
   }
+  if (document.querySelector("dialog[open]")) return; // another modal dialog takes the keys
   if (event.key === "?") {
     toggleOverlay(true);
     event.preventDefault();
@@ -217,13 +239,14 @@ document.addEventListener("keydown", (event) => {
   }
 }, true);
 
-// The "why not" rows open the review of that strategy, moving first, losing to perfect play.
+// The "why not" rows open, on the analysis board, that strategy's game moving first against
+// perfect play.
 for (const button of document.querySelectorAll("button.load")) {
   button.addEventListener("click", async () => {
     const strategy = button.dataset.strategy;
     try {
       const duel = await post("duel", { coins: button.dataset.coins, first: strategy, second: "optimal" });
-      ctx.load(button.dataset.coins, "play", { opponent: strategy, seat: "1", moves: duel.line, ply: "0" });
+      ctx.load(button.dataset.coins, "analysis", { moves: duel.line, ply: "0" });
     } catch (error) {
       ctx.error(error.message, { row: false });
     }
@@ -239,6 +262,8 @@ get("limits")
     document.getElementById("random-n").max = String(limits.random_coins);
   })
   .catch(() => {});
-rules.init(() => go(RULED.includes(active) ? active : "solve"))
+rules.init(async () => {
+  if (await mayLeaveGame("Other rules")) go(RULED.includes(active) ? active : "solve");
+})
   .catch((error) => ctx.error(error.message, { row: false }))
   .finally(route);

@@ -12,21 +12,38 @@ import { mountTriangle } from "./triangle.js";
 const FRIEND = "friend";
 const BOARD_ALL = 24; // longer rows show the two ends of what is left, not every coin
 const BOARD_END = 6;
+const BOARD_PITCH = 32; // px a coin needs on one line (narrow screens show fewer coins)
 let ctx;
 const $ = (id) => document.getElementById(id);
 const game = {
-  key: null, moves: [], line: null, ply: 0, seat: 0, opponent: "optimal", seed: 0, data: null, token: 0,
-  revealed: false, hinted: [], pictured: true,
+  key: null, moves: [], line: null, ply: 0, seat: 0, opponent: null, seed: 0, data: null, token: 0,
+  revealed: false, hinted: [], pictured: true, text: "", rules: "", touched: false, onScreen: false,
 };
 const about = new Map();
 let levelsFor = null; // the rules whose levels fill the opponent list
+let middle = null; // the middle level of that list: a first game's opponent
+const SAVED_KEY = "coinrow.games";
+const SAVED_MOST = 30; // games kept in this browser, newest first
+const SAVED_CHARS = 4000; // longer rows are not kept (the address holds them while open)
+let resuming = null; // the saved game a Resume opens: it keeps its entry
+let released = null; // the game the player agreed to end
 
 export function init(context) {
   ctx = context;
-  $("play-new").addEventListener("click", () => newGame());
+  $("play-new").addEventListener("click", () => restart("A new game"));
   $("play-invite").addEventListener("click", () => invite());
-  $("play-seat").addEventListener("change", () => newGame());
-  $("play-strategy").addEventListener("change", () => newGame());
+  $("play-seat").addEventListener("change", () => restart("Changing your seat", () => {
+    $("play-seat").value = String(game.seat);
+  }));
+  $("play-strategy").addEventListener("change", () => restart("Changing the opponent", () => {
+    setOpponent(game.opponent);
+  }));
+  $("play-saved").addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-game]");
+    if (button && button.classList.contains("resume")) resume(button.dataset.game);
+    if (button && button.classList.contains("delete")) forget(button.dataset.game);
+  });
+  listSaved();
   $("play-hint").addEventListener("click", () => showHint());
   $("play-undo").addEventListener("click", () => undo());
   $("play-redo").addEventListener("click", () => redo());
@@ -67,6 +84,164 @@ export function init(context) {
   $("play-import-go").addEventListener("click", importRecord);
 }
 
+// --- a game in progress is discarded only when the player says so ---------------------------
+
+// A game in progress: not over, played in this browser (moved in here, or kept in Your
+// games: a reloaded game), with a person's move; not one the player already let go.
+function inProgress() {
+  const data = game.data;
+  if (!data || data.over || !game.moves.length || $("view-play").hidden || released === gameId()) return false;
+  if (!game.touched && !savedGames().some((saved) => saved.id === gameId())) return false; // a link's game
+  return friend() || data.played.some((row) => row.seat === game.seat);
+}
+
+// Resolves true when nothing is lost or the player chose a new game (`what` says what starts
+// it), false when they keep this one (Cancel, Esc).
+export function mayDiscard(what) {
+  if (!inProgress()) return Promise.resolve(true);
+  const dialog = $("play-confirm");
+  const kept = savedGames().some((saved) => saved.id === gameId());
+  $("play-confirm-text").textContent = `${what} ends the game in progress (moves played: `
+    + `${game.moves.length}).${kept ? " It stays under “Your games” below, and" : ""} Back brings it back.`;
+  return new Promise((resolve) => {
+    const done = (answer) => {
+      if (answer) released = gameId(); // asked once: the change that follows does not ask again
+      dialog.oncancel = null;
+      if (dialog.open) dialog.close();
+      resolve(answer);
+    };
+    $("play-confirm-keep").onclick = () => done(false);
+    $("play-confirm-new").onclick = () => done(true);
+    dialog.oncancel = (event) => {
+      event.preventDefault();
+      done(false);
+    };
+    dialog.showModal();
+    $("play-confirm-keep").focus();
+  });
+}
+
+// The row and rules of the game on the board (a refused change of row puts them back).
+export function playing() {
+  return { text: game.text, rules: game.rules };
+}
+
+// A new game with the setup's opponent and seat, as a new entry of the history (Back returns
+// to the game it replaced).
+async function restart(what, keep = () => {}) {
+  if (!(await mayDiscard(what))) {
+    keep();
+    return;
+  }
+  const state = { opponent: $("play-strategy").value, seat: $("play-seat").value, seed: String(newSeed()) };
+  if (!$("play-hide-eval").checked) state.hide = "0";
+  ctx.go("play", state);
+}
+
+function newSeed() {
+  return Math.floor(Math.random() * 2 ** 31);
+}
+
+// --- past games, kept in this browser (localStorage) ------------------------------------------
+
+function gameId() {
+  return `${game.rules}|${game.text}|${game.opponent}|${game.seat}|${game.seed}`;
+}
+
+function savedGames() {
+  try {
+    const list = JSON.parse(localStorage.getItem(SAVED_KEY) || "[]");
+    return Array.isArray(list) ? list.filter(wellFormed) : [];
+  } catch {
+    return []; // storage refused (private mode) or spoilt: nothing kept
+  }
+}
+
+// Storage is data from outside the page: an entry is used only when every field has its
+// type (the server checks the row, rules and moves as it checks a link's).
+function wellFormed(item) {
+  const texts = ["id", "coins", "rules", "opponent", "opponentName", "moves", "when", "result"];
+  const counts = ["seat", "seed", "ply", "played"];
+  return Boolean(item) && typeof item === "object"
+    && texts.every((key) => typeof item[key] === "string")
+    && counts.every((key) => Number.isInteger(item[key]) && item[key] >= 0)
+    && typeof item.over === "boolean" && typeof item.hide === "boolean";
+}
+
+function storeGames(list) {
+  try {
+    localStorage.setItem(SAVED_KEY, JSON.stringify(list.slice(0, SAVED_MOST)));
+  } catch {
+    // storage refused or full: the game lives in the address only
+  }
+  listSaved();
+}
+
+// After each answer: a game a person moved in is kept (newest first), with its place.
+function save() {
+  const data = game.data;
+  const id = gameId();
+  const list = savedGames();
+  const known = list.findIndex((item) => item.id === id);
+  if ((!game.touched && known < 0) || !game.moves.length || game.text.length > SAVED_CHARS) return;
+  const opponent = friend() ? "friends on this device" : $("play-strategy").selectedOptions[0]?.textContent || game.opponent;
+  const entry = {
+    id, coins: game.text, rules: game.rules, opponent: game.opponent, opponentName: opponent,
+    seat: game.seat, seed: game.seed, moves: line(), ply: game.ply, hide: $("play-hide-eval").checked,
+    over: data.over, played: data.moves.length, when: new Date().toISOString(),
+    result: data.over ? $("play-status").textContent.replace(/^.*Game over: /, "") : "",
+  };
+  if (known >= 0) list.splice(known, 1);
+  storeGames([entry, ...list]);
+}
+
+function listSaved() {
+  const list = savedGames();
+  $("play-saved-count").textContent = String(list.length);
+  $("play-saved-none").hidden = list.length > 0;
+  const items = list.map((saved) => {
+    const item = document.createElement("li");
+    const words = document.createElement("span");
+    const when = new Date(saved.when);
+    const coins = String(saved.coins).length > 40 ? `${String(saved.coins).slice(0, 40)}…` : String(saved.coins);
+    const seat = saved.opponent === FRIEND ? "" : `, you ${["first", "second"][saved.seat] || `player ${saved.seat + 1}`}`;
+    words.textContent = `${coins} · ${saved.opponentName}${seat} · `
+      + `${saved.over ? saved.result || "over" : `moves played: ${saved.played}`} · ${when.toLocaleString()}`;
+    const open = document.createElement("button");
+    open.type = "button";
+    open.className = "resume";
+    open.dataset.game = saved.id;
+    open.textContent = saved.over ? "Review" : "Resume";
+    open.setAttribute("aria-label", `${open.textContent} the game on ${coins}, ${when.toLocaleString()}`);
+    const drop = document.createElement("button");
+    drop.type = "button";
+    drop.className = "delete";
+    drop.dataset.game = saved.id;
+    drop.textContent = "Delete";
+    drop.setAttribute("aria-label", `Delete the game on ${coins}, ${when.toLocaleString()}`);
+    item.append(words, " ", open, " ", drop);
+    return item;
+  });
+  $("play-saved").replaceChildren(...items);
+}
+
+async function resume(id) {
+  const saved = savedGames().find((item) => item.id === id);
+  if (!saved || saved.id === gameId()) return;
+  if (!(await mayDiscard("Opening another game"))) return;
+  const state = { opponent: saved.opponent, seat: String(saved.seat), seed: String(saved.seed), moves: saved.moves };
+  if (saved.ply !== saved.played) state.ply = String(saved.ply);
+  if (!saved.hide) state.hide = "0";
+  resuming = saved.id;
+  ctx.load(saved.coins, "play", state, saved.rules);
+}
+
+function forget(id) {
+  storeGames(savedGames().filter((item) => item.id !== id));
+  const next = $("play-saved").querySelector("button");
+  if (next) next.focus();
+}
+
 // The line of moves as the library writes it (the server's `line`), or the moves apart.
 function line() {
   return game.line !== null ? game.line : game.moves.join(" ");
@@ -84,6 +259,7 @@ async function loadLevels(rules) {
   try {
     const data = await get("levels", { rules });
     select.replaceChildren();
+    middle = data.levels.length ? data.levels[Math.floor((data.levels.length - 1) / 2)].strategy : null;
     for (const level of data.levels) {
       select.append(new Option(level.name, level.strategy));
       about.set(level.strategy, `${level.description}. Measured in the plain game: loses `
@@ -98,10 +274,11 @@ async function loadLevels(rules) {
   setOpponent(game.opponent);
 }
 
+// The opponent `name`, or (null, or not offered for these rules) the middle level.
 function setOpponent(name) {
   const select = $("play-strategy");
-  select.value = name;
-  if (select.value !== name) select.value = select.options[select.options.length - 2]?.value || FRIEND;
+  select.value = name || "";
+  if (!name || select.value !== name) select.value = middle || select.options[0]?.value || FRIEND;
   game.opponent = select.value;
   $("play-about").textContent = about.get(game.opponent) || "";
 }
@@ -120,7 +297,7 @@ export function params() {
   const state = { opponent: game.opponent, seat: String(game.seat), seed: String(game.seed) };
   if (game.moves.length) state.moves = line();
   if (game.ply !== game.moves.length) state.ply = String(game.ply);
-  if ($("play-hide-eval").checked) state.hide = "1";
+  if (!$("play-hide-eval").checked) state.hide = "0"; // hidden by default
   return state;
 }
 
@@ -143,19 +320,32 @@ export async function show(text, restore = null) {
     return;
   }
   const key = `${ctx.rules()}|${text}`;
+  // Back in Play with another row or rules (chosen in another view): asked, as in Play.
+  if (!restore && key !== game.key && !(await mayDiscard("The row or rules above"))) {
+    ctx.keepRow(game.text, game.rules);
+    ctx.update("play");
+    render();
+    return;
+  }
   await loadLevels(ctx.rules());
   seatOptions(info ? info.players : 2);
+  game.onScreen = true; // the first answer brings the board on screen
   if (restore) {
     game.key = key;
+    game.text = text;
+    game.rules = ctx.rules();
     game.seat = seatOf(restore.seat);
     seatOptions(info ? info.players : 2);
-    setOpponent(restore.opponent || "optimal");
-    $("play-hide-eval").checked = restore.hide === "1";
+    setOpponent(restore.opponent || null);
+    $("play-hide-eval").checked = restore.hide !== "0";
     game.moves = (restore.moves || "").split(/\s+/).filter(Boolean); // the server reads the line
     game.line = restore.moves || "";
     game.ply = restore.ply === undefined ? null : Number(restore.ply); // null: the whole line
-    game.seed = Number(restore.seed) || Math.floor(Math.random() * 2 ** 31);
+    game.seed = Number(restore.seed) || newSeed();
     game.revealed = false;
+    game.touched = resuming !== null && resuming === gameId();
+    resuming = null;
+    $("play-record").hidden = true;
     refresh();
     return;
   }
@@ -166,6 +356,7 @@ export async function show(text, restore = null) {
 // An online game of this row and these rules against a friend: the server keeps the game and
 // gives this browser its seat's secret token (kept here, never in the link to share).
 async function invite() {
+  if (!(await mayDiscard("Inviting a friend to this row"))) return;
   try {
     const made = await post("online/games", { coins: game.data.coins, rules: ctx.rules(), seat: game.seat });
     localStorage.setItem(`coinrow-online:${made.game}`, made.token);
@@ -181,13 +372,16 @@ export function hide() {
 
 function newGame() {
   game.key = `${ctx.rules()}|${ctx.text()}`;
+  game.text = ctx.text();
+  game.rules = ctx.rules();
   game.moves = [];
   game.line = null;
   game.ply = 0;
   game.seat = Number($("play-seat").value) || 0;
-  game.opponent = $("play-strategy").value || "optimal";
-  game.seed = Math.floor(Math.random() * 2 ** 31);
+  game.opponent = $("play-strategy").value || middle;
+  game.seed = newSeed();
   game.revealed = false;
+  game.touched = false;
   $("play-about").textContent = about.get(game.opponent) || "";
   $("play-record").hidden = true;
   refresh();
@@ -229,6 +423,20 @@ async function refresh() {
   seatOptions(data.players);
   ctx.update("play");
   render();
+  save();
+  if (game.onScreen) {
+    game.onScreen = false;
+    bringOnScreen();
+  }
+}
+
+// On a phone the row form and the setup push the board below the window: scroll the view up
+// so the board is on screen (once per visit, never while playing).
+function bringOnScreen() {
+  const board = (!$("play-ring").hidden ? $("play-ring") : $("play-board")).getBoundingClientRect();
+  if (board.bottom <= window.innerHeight && board.top >= 0) return;
+  const view = $("view-play").getBoundingClientRect();
+  window.scrollBy(0, Math.min(view.top, board.top - 8));
 }
 
 function yours() {
@@ -244,10 +452,10 @@ function setState(state) {
   $("play-redo").disabled = !idle || game.ply >= game.moves.length;
 }
 
+// Hidden on request until the game ends (then the whole review shows, at every move).
 function evalHidden() {
   const data = game.data;
-  const over = data && data.over && game.ply === game.moves.length;
-  return $("play-hide-eval").checked && !game.revealed && !over;
+  return $("play-hide-eval").checked && !game.revealed && !(data && data.over);
 }
 
 function applyEval() {
@@ -374,11 +582,14 @@ function renderBoard() {
   let gap = null;
   const left = data.remaining.length ? data.remaining[0] : n;
   const right = data.remaining.length ? data.remaining[data.remaining.length - 1] : -1;
-  if (n > BOARD_ALL) {
+  // The row stays on one line: as many coins as the board's width holds.
+  const fit = Math.max(10, Math.min(BOARD_ALL, Math.floor(($("play-board").clientWidth + 4) / BOARD_PITCH)));
+  const ends = Math.max(2, Math.min(BOARD_END, Math.floor((fit - 4) / 2)));
+  if (n > fit) {
     // The ends of what is left, close together, with the coins just taken beside them.
     const near = new Set();
-    for (let k = Math.max(0, left - 1); k <= Math.min(n - 1, left + BOARD_END - 1); k += 1) near.add(k);
-    for (let k = Math.max(0, right - BOARD_END + 1); k <= Math.min(n - 1, right + 1); k += 1) near.add(k);
+    for (let k = Math.max(0, left - 1); k <= Math.min(n - 1, left + ends - 1); k += 1) near.add(k);
+    for (let k = Math.max(0, right - ends + 1); k <= Math.min(n - 1, right + 1); k += 1) near.add(k);
     shown = [...near].sort((a, b) => a - b);
     const cut = shown.findIndex((k, i) => i > 0 && k > shown[i - 1] + 1);
     gap = cut > 0 ? [cut, shown[cut] - shown[cut - 1] - 1] : null;
@@ -422,13 +633,23 @@ function renderBoard() {
 
 function renderRing(owner, single, last) {
   const ring = mountRing($("play-ring"), game.data.svg, (slice) => human(single.get(slice)));
+  const hidden = evalHidden();
+  if (hidden) { // the ring's title, legend and each slice's words give the margins: left out
+    for (const element of ring.svg.querySelectorAll(":scope > title, :scope > desc, g.legend")) element.remove();
+    ring.svg.setAttribute("aria-label", "The pizza");
+  }
+  const words = (slice) => (hidden ? ring.words(slice).split(";")[0] : ring.words(slice));
   for (const slice of ring.slices) {
     const group = ring.group(slice);
     const taken = owner.get(slice);
     group.classList.remove("best"); // the ring's outlines are the evaluation: shown below
+    if (hidden) {
+      group.setAttribute("aria-label", words(slice));
+      group.querySelector("title")?.remove();
+    }
     if (taken) {
       group.classList.add("eaten", seatClass(taken[0]));
-      group.setAttribute("aria-label", `${ring.words(slice)}; eaten by ${name(taken[0]).toLowerCase()} at move ${taken[1]}`);
+      group.setAttribute("aria-label", `${words(slice)}; eaten by ${name(taken[0]).toLowerCase()} at move ${taken[1]}`);
     }
     if (last.includes(slice)) group.classList.add("last");
     const move = single.get(slice);
@@ -462,13 +683,14 @@ function renderPicture() {
   const box = $("play-triangle");
   const note = $("play-picture-note");
   const ring = !$("play-ring").hidden;
-  box.hidden = !data.svg || ring;
-  if (!data.svg || ring) {
+  const hidden = evalHidden(); // the triangle's title and cells give the result away
+  box.hidden = !data.svg || ring || hidden;
+  if (!data.svg || ring || hidden) {
     box.replaceChildren();
     const legend = box.previousElementSibling;
     if (legend && legend.classList.contains("triangle-legend")) legend.remove();
-    note.textContent = ring ? "" : data.picture_note;
-    note.hidden = ring || !data.picture_note;
+    note.textContent = ring || hidden ? "" : data.picture_note;
+    note.hidden = ring || hidden || !data.picture_note;
     return;
   }
   note.hidden = true;
@@ -482,6 +704,7 @@ function renderPicture() {
 function human(move) {
   if (!move || !yours() || $("view-play").dataset.state !== "your-turn") return;
   if (!game.data.legal.some((legal) => legal.move === move)) return;
+  game.touched = true; // a person moved: the game is kept in this browser
   if (game.moves[game.ply] === move) {
     game.ply += 1; // the move already played here: keep the rest of the line for redo
   } else {
@@ -545,7 +768,8 @@ function redo() {
 // review, a step back or forward), h a hint, u undo, r redo.
 export function key(keyName) {
   const data = game.data;
-  const moving = $("view-play").dataset.state === "your-turn";
+  // Only at the end of the line do the arrows take a coin: elsewhere they step (a review).
+  const moving = $("view-play").dataset.state === "your-turn" && game.ply === game.moves.length;
   const end = (first) => {
     const single = singleMoves();
     const index = first ? data.remaining[0] : data.remaining[data.remaining.length - 1];
@@ -606,14 +830,27 @@ function renderChart() {
     box.replaceChildren();
     return;
   }
-  // The chart is the page's own plot of the server's numbers (not a picture of the game).
+  // The chart is the page's own plot of the server's numbers (not a picture of the game):
+  // the margin axis spans the margins seen and 0, labelled; the move axis its move numbers.
   const values = series.map(approx);
   const width = Math.max(300, Math.min(900, box.clientWidth || 600));
-  const height = 160;
-  const pad = 24;
-  const top = Math.max(1, ...values.map(Math.abs));
-  const x = (ply) => pad + (ply * (width - 2 * pad)) / Math.max(1, values.length - 1);
-  const y = (value) => height / 2 - (value / top) * (height / 2 - pad);
+  const height = 170;
+  const [left, right, top, bottom] = [44, 14, 22, 34];
+  const highest = values.indexOf(Math.max(...values));
+  const lowest = values.indexOf(Math.min(...values));
+  const hi = Math.max(0, values[highest]);
+  const lo = Math.min(0, values[lowest]);
+  const span = hi - lo || 1;
+  const x = (ply) => left + (ply * (width - left - right)) / Math.max(1, values.length - 1);
+  const y = (value) => top + ((hi - value) / span) * (height - top - bottom);
+  const ticks = [[hi, values[highest] > 0 ? fmt(series[highest]) : "0"], [0, "0"], [lo, values[lowest] < 0 ? fmt(series[lowest]) : "0"]]
+    .filter(([value], k, all) => all.findIndex(([other]) => other === value) === k);
+  const axis = ticks.map(([value, text]) => `<line x1="${left}" x2="${width - right}" y1="${y(value)}" y2="${y(value)}" class="${value === 0 ? "axis" : "grid"}"/>`
+    + `<text x="${left - 6}" y="${y(value) + 4}" text-anchor="end">${text}</text>`).join("");
+  const every = Math.max(1, Math.ceil((values.length - 1) / Math.max(1, Math.floor((width - left - right) / 36))));
+  const moves = values.map((_, ply) => ply).filter((ply) => ply % every === 0 || ply === values.length - 1)
+    .map((ply) => `<text x="${x(ply)}" y="${height - bottom + 16}" text-anchor="middle">${ply}</text>`).join("");
+  const reach = Math.max(6, Math.min(22, (width - left - right) / Math.max(1, values.length - 1) / 2));
   const points = values.map((value, ply) => {
     const judged = ply > 0 ? data.review[ply - 1] : null;
     const bad = judged && (judged.label === "mistake" || judged.label === "blunder") ? ` ${judged.label}` : "";
@@ -621,11 +858,16 @@ function renderChart() {
       + `<circle cx="${x(ply)}" cy="${y(value)}" r="5" class="point${ply === game.ply ? " now" : ""}" data-ply="${ply}">`
       + `<title>after move ${ply}: margin ${fmt(series[ply])}${judged ? ` (${judged.label})` : ""}</title></circle>`;
   });
+  // A finger's reach around each point, under the points.
+  const reaches = values.map((value, ply) => `<circle cx="${x(ply)}" cy="${y(value)}" r="${reach}" class="reach" data-ply="${ply}"/>`);
   const label = `Evaluation after each move: margins ${series.map(fmt).join(", ")}`;
+  // who is ahead, outside the plot: above it, and beside the move axis's name
+  const ahead = [hi > 0 ? `<text x="${left}" y="12" class="side">↑ first ahead</text>` : "",
+    lo < 0 ? `<text x="${left}" y="${height - 2}" class="side">↓ second ahead</text>` : ""].join("");
   box.innerHTML = `<svg viewBox="0 0 ${width} ${height}" role="img" aria-label="${label}">`
-    + `<line x1="${pad}" x2="${width - pad}" y1="${height / 2}" y2="${height / 2}" class="axis"/>`
-    + `<text x="2" y="14">first ahead</text><text x="2" y="${height - 4}">second ahead</text>`
-    + `<polyline class="curve" points="${values.map((v, k) => `${x(k)},${y(v)}`).join(" ")}"/>`
+    + `${axis}<text x="${(left + width - right) / 2}" y="${height - 2}" text-anchor="middle" class="side">move</text>`
+    + `${moves}${ahead}`
+    + `${reaches.join("")}<polyline class="curve" points="${values.map((v, k) => `${x(k)},${y(v)}`).join(" ")}"/>`
     + `${points.join("")}</svg>`;
 }
 
@@ -648,19 +890,10 @@ function renderAnalysis() {
     return row;
   });
   $("play-analysis-table").tBodies[0].replaceChildren(...rows);
-  const summary = (key, seat) => {
-    const mine = data.summary[key];
-    if (!mine) return "";
-    const who = name(seat);
-    const you = who === "You";
-    return `${who}: ${mine.labels.best} of ${mine.moves} moves best (${mine.accuracy.toFixed(0)}%), `
-      + `${fmt(mine.total_loss)} points given away; best play from the start guaranteed `
-      + `${you ? "you" : "them"} ${fmt(mine.guaranteed_start)}, and ${you ? "you" : "they"} took ${fmt(mine.final_total)}.`;
-  };
-  const keys = Object.keys(data.summary);
-  $("play-summary").textContent = friend()
-    ? keys.map((key, seat) => summary(key, seat)).join(" ")
-    : summary(keys[game.seat], game.seat);
+  // The library's words (the server's summary_words): who played perfectly, plural rules.
+  const words = data.summary_words;
+  const text = friend() ? words.join(" ") : words[game.seat] || "";
+  $("play-summary").textContent = text.replace(/-(?=\d)/g, "−"); // the page's minus sign
 }
 
 function renderLink() {
@@ -692,6 +925,7 @@ async function exportRecord() {
 }
 
 async function importRecord() {
+  if (!(await mayDiscard("Reviewing a record"))) return;
   let data;
   try {
     data = await post("record/read", { text: $("play-import-text").value });
@@ -700,5 +934,5 @@ async function importRecord() {
     return;
   }
   $("play-import-box").hidden = true;
-  ctx.load(data.coins_text, "play", { opponent: FRIEND, seat: "0", moves: data.moves, ply: "0" }, data.rules);
+  ctx.load(data.coins_text, "analysis", { moves: data.moves, ply: "0" }, data.rules); // a review
 }

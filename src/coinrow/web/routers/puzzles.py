@@ -6,18 +6,17 @@ the library finds the puzzles, explains the wrong moves and computes the ratings
 
 from __future__ import annotations
 
-import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
-from fastapi.routing import APIRoute
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
-from ..errors import InvalidOptionError
-from ..puzzles import PUZZLE_RD, THEMES, daily_themed_puzzle, themed_puzzle
-from ..rating import LOWEST_RD, START_RD, Rating, update
-from .models import Exact
+from ...puzzles import PUZZLE_RD, THEMES, daily_themed_puzzle, themed_puzzle
+from ...rating import LOWEST_RD, START_RD, Rating, update
+from ..models import Exact
+from . import Api
+from .learn import DateQuery, day_of
 
 ThemeName = Literal["greedy-trap", "parity-trap", "endgame", "variant-rules"]
 
@@ -113,20 +112,19 @@ class RateResponse(BaseModel):
     change: float
 
 
-def router(route_class: type[APIRoute], errors: dict[int | str, dict[str, Any]]) -> APIRouter:
-    """The routes, of the app's ``route_class`` and declaring its ``errors`` (O(1))."""
-    api = APIRouter(route_class=route_class, tags=["learn"])
+def router(api: Api) -> APIRouter:
+    """The router of these endpoints, with ``api``'s limits (O(1))."""
 
-    @api.get("/api/puzzles/themes", summary="The puzzle themes", response_model=ThemesResponse)
+    @api.get("/api/puzzles/themes", "The puzzle themes", ThemesResponse, errors=False, tag="learn")
     def themes_endpoint() -> JSONResponse:
         """``coinrow.puzzles.THEMES``. O(1)."""
         return JSONResponse({"themes": [theme.to_dict() for theme in THEMES.values()]})
 
     @api.get(
         "/api/puzzles/puzzle",
-        summary="A puzzle of several moves: by theme and seed, or the daily one",
-        response_model=LinePuzzleResponse,
-        responses=errors,
+        "A puzzle of several moves: by theme and seed, or the daily one",
+        LinePuzzleResponse,
+        tag="learn",
     )
     def puzzle_endpoint(
         theme: Annotated[
@@ -136,15 +134,7 @@ def router(route_class: type[APIRoute], errors: dict[int | str, dict[str, Any]])
         seed: Annotated[
             int | None, Query(ge=0, le=2**32 - 1, description="The puzzle's seed.")
         ] = None,
-        date: Annotated[
-            str | None,
-            Query(
-                max_length=10,
-                pattern=r"^\d{4}-\d{2}-\d{2}$",
-                json_schema_extra={"format": "date"},
-                description="The day (YYYY-MM-DD) of the daily puzzle, when no theme is given.",
-            ),
-        ] = None,
+        date: DateQuery = None,
     ) -> JSONResponse:
         """``coinrow.puzzles.themed_puzzle(theme, seed)`` (a theme or a seed given; the date is
         then not read), or the daily puzzle of ``date`` (default: today, UTC). O(tries x n^2):
@@ -152,23 +142,16 @@ def router(route_class: type[APIRoute], errors: dict[int | str, dict[str, Any]])
         if theme is not None or seed is not None:
             chosen = "greedy-trap" if theme is None else theme
             return JSONResponse(themed_puzzle(chosen, 0 if seed is None else seed).to_dict())
-        day = None
-        if date is not None:
-            try:
-                day = datetime.date.fromisoformat(date)
-            except ValueError:
-                raise InvalidOptionError(
-                    f"date: {date!r} is not a date such as 2026-11-23"
-                ) from None
-        return JSONResponse(daily_themed_puzzle(day).to_dict())
+        return JSONResponse(daily_themed_puzzle(day_of(date)).to_dict())
 
     @api.post(
         "/api/puzzles/rate",
-        summary="A learner's puzzle rating after an attempt (Glicko-2)",
-        response_model=RateResponse,
-        responses=errors,
+        "A learner's puzzle rating after an attempt (Glicko-2)",
+        RateResponse,
+        RateRequest,
+        tag="learn",
     )
-    def rate_endpoint(body: RateRequest) -> JSONResponse:
+    def rate_endpoint(body: Any) -> JSONResponse:
         """``coinrow.rating.update``: the attempt is one game against the puzzle (a win when
         solved), whose rating deviation is ``coinrow.puzzles.PUZZLE_RD``. O(1)."""
         player = Rating(body.rating, body.rd, body.volatility)
@@ -176,4 +159,4 @@ def router(route_class: type[APIRoute], errors: dict[int | str, dict[str, Any]])
         new = update(player, [(opponent, 1 if body.solved else 0)])
         return JSONResponse({**new.to_dict(), "change": new.rating - player.rating})
 
-    return api
+    return api.router
