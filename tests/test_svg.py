@@ -3,6 +3,7 @@ CLI, reprs."""
 
 from __future__ import annotations
 
+import re
 import xml.etree.ElementTree as ET
 from decimal import Decimal
 from fractions import Fraction
@@ -386,3 +387,36 @@ def test_legend_words_are_readable_on_white_and_on_the_cells() -> None:
         for ink in inks:
             for paper in ("#ffffff", *CELL_FILLS.values()):
                 assert contrast(str(ink), paper) >= 4.5, (ink, paper)
+
+
+def test_on_demand_labels_and_reads_arrows_are_drawn_hidden() -> None:
+    coins = [3, 1, 4, 1, 5]
+    assert 'class="ij"' not in triangle(coins) and 'class="reads"' not in triangle(coins)
+    root = parse(triangle(coins, on_demand=True))
+    found = svg_cells(root)
+    for (i, j), cell in found.items():
+        labels = [t for t in cell.iter(f"{NS}text") if t.get("class") == "ij"]
+        assert [t.text for t in labels] == [f"{i + 1},{j + 1}"]
+        assert labels[0].get("visibility") == "hidden"
+        reads = [g for g in cell.iter(f"{NS}g") if g.get("class") == "reads"]
+        if i == j:
+            assert reads == []
+            continue
+        assert len(reads) == 1 and reads[0].get("visibility") == "hidden"
+        path = reads[0].find(f"{NS}path")
+        assert path is not None
+        numbers = [float(v) for v in re.findall(r"-?[\d.]+", path.attrib["d"])]
+        # two shafts, each followed by its open head: the shafts' tips (x, y) are the 3rd and
+        # 4th numbers of each quarter; each lands on the top of a cell this one reads
+        tips = [(numbers[k + 2], numbers[k + 3]) for k in (0, len(numbers) // 2)]
+        for (x, y), child in zip(tips, [(i + 1, j), (i, j - 1)], strict=True):
+            left, top, right, _ = box(found[child])
+            assert left < x < right and top - 2 <= y <= top + 0.5
+    coin_labels = [
+        t.text
+        for g in root.iter(f"{NS}g")
+        if g.get("class") == "coin"
+        for t in g.iter(f"{NS}text")
+        if t.get("class") == "ij"
+    ]
+    assert coin_labels == ["1", "2", "3", "4", "5"]

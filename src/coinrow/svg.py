@@ -267,10 +267,16 @@ def _player_keys(legend: ET.Element, y: float, font: float) -> None:
 
 
 def _cell_box(
-    root: ET.Element, layout: _Layout, cell: Cell | VariantCell, words: str, lit: bool
+    root: ET.Element,
+    layout: _Layout,
+    cell: Cell | VariantCell,
+    words: str,
+    lit: bool,
+    labels: bool = False,
 ) -> tuple[ET.Element, str]:
-    """A cell's group (its ``data-*``, tooltip ``words``, box and number), coloured by whose
-    turn it is (grey when that depends on the line); returns the group and the colour."""
+    """A cell's group (its ``data-*``, tooltip ``words``, box and number, and with ``labels``
+    its hidden ``i,j``), coloured by whose turn it is (grey when that depends on the line);
+    returns the group and the colour."""
     i, j = cell.i, cell.j
     color = PLAYER_COLORS[cell.player] if cell.player else NEUTRAL_COLOR
     attributes = {
@@ -293,7 +299,8 @@ def _cell_box(
     text, font = fit_text(format_value(cell.value), box - 6, LARGEST_FONT, SMALLEST_FONT)
     _element(group, "text", class_="value", x=x, y=y + BOX_HEIGHT / 2 + 0.35 * font,
              font_size=font, text_anchor="middle", fill="#111").text = text  # fmt: skip
-    _ij_label(group, x - box / 2, y, box, f"{i + 1},{j + 1}")
+    if labels:
+        _ij_label(group, x - box / 2, y, box, f"{i + 1},{j + 1}")
     return group, color
 
 
@@ -311,10 +318,19 @@ def _ij_label(group: ET.Element, left: float, top: float, box: float, text: str)
 
 def _reads(group: ET.Element, layout: _Layout, i: int, j: int) -> None:
     """Dashed arrows from cell i..j to the two cells its value is computed from (i+1..j and
-    i..j-1), hidden until a page shows them."""
+    i..j-1), hidden until a page shows them: one path of two shafts and open heads (a 40-coin
+    triangle draws 780 of them)."""
     reads = _element(group, "g", class_="reads", visibility="hidden")
+    parts = []
     for move in "LR":
-        _arrow(reads, _move_arrow(layout, i, j, move), READ_COLOR, 2.5, dashed=True)
+        x0, y0, x1, y1 = _move_arrow(layout, i, j, move)
+        side = 1 if move == "L" else -1
+        parts.append(
+            f"M{_fmt(x0)} {_fmt(y0)}L{_fmt(x1)} {_fmt(y1)}"
+            f"M{_fmt(x1 - side * 6)} {_fmt(y1 - 1)}L{_fmt(x1)} {_fmt(y1)}L{_fmt(x1)} {_fmt(y1 - 6)}"
+        )
+    _element(reads, "path", d="".join(parts), stroke=READ_COLOR, stroke_width=2.5, fill="none",
+             stroke_dasharray="4 3", stroke_linecap="round")  # fmt: skip
 
 
 VIEW_WORDS = {
@@ -329,12 +345,16 @@ def triangle(
     view: View = "total",
     highlight: Highlight = None,
     size: int | None = None,
+    *,
+    on_demand: bool = False,
 ) -> SvgDiagram:
     """The triangle diagram of every subgame of a row of at most 40 coins (O(n^2)).
 
     ``coins`` is a row or a :class:`Table`; ``highlight`` a line such as ``"LRL"`` or a set of
     ``(i, j)`` cells; ``size`` the width in pixels (default: 60 px per coin for short rows,
-    down to 36 px per coin for 40 coins).
+    down to 36 px per coin for 40 coins). ``on_demand`` also draws, hidden, each cell's
+    ``i,j`` and coin's number (``text.ij``) and each cell's arrows to the two cells it reads
+    (``g.reads``), for a page to show on demand (a classroom).
 
     >>> svg = triangle([1, 2, 4, 3])
     >>> svg.count('class="cell"'), 'data-i="0" data-j="3" data-value="5" data-moves="L R"' in svg
@@ -354,8 +374,8 @@ def triangle(
     height = layout.coin_top() + COIN_HEIGHT + PAD if n else legend_bottom + PAD
     _set_height(root, background, width, height, scale)
     for cell in shown:
-        _draw_cell(root, table, layout, cell, view, marked)
-    _draw_coins(root, table, layout)
+        _draw_cell(root, table, layout, cell, view, marked, on_demand)
+    _draw_coins(root, table, layout, on_demand)
     return SvgDiagram(ET.tostring(root, encoding="unicode"))
 
 
@@ -421,14 +441,21 @@ def _draw_legend(root: ET.Element, lines: list[tuple[str, float]], highlighted: 
 
 
 def _draw_cell(
-    root: ET.Element, table: Table, layout: _Layout, cell: Cell, view: View, marked: Marked
+    root: ET.Element,
+    table: Table,
+    layout: _Layout,
+    cell: Cell,
+    view: View,
+    marked: Marked,
+    on_demand: bool = False,
 ) -> None:
     i, j = cell.i, cell.j
     words = describe(table, cell, view)
-    group, color = _cell_box(root, layout, cell, words, (i, j) in marked.cells)
+    group, color = _cell_box(root, layout, cell, words, (i, j) in marked.cells, on_demand)
     if i == j:
         return
-    _reads(group, layout, i, j)
+    if on_demand:
+        _reads(group, layout, i, j)
     for move in "LR":
         if (i, j, move) in marked.moves:
             _draw_played(group, _move_arrow(layout, i, j, move), move in cell.moves)
@@ -450,8 +477,9 @@ def _draw_played(group: ET.Element, arrow: Segment, optimal: bool) -> None:
         _arrow(played, arrow, HIGHLIGHT_COLOR, 2.0, dashed=True)
 
 
-def _draw_coins(root: ET.Element, table: Table, layout: _Layout) -> None:
-    """Each coin a gold disc, stretched into a pill when its number is long."""
+def _draw_coins(root: ET.Element, table: Table, layout: _Layout, labels: bool = False) -> None:
+    """Each coin a gold disc, stretched into a pill when its number is long (with ``labels``,
+    its number from 1 below it, hidden)."""
     top, radius = layout.coin_top(), COIN_HEIGHT / 2
     for index, coin in enumerate(table.coins):
         text = format_value(coin)
@@ -465,9 +493,10 @@ def _draw_coins(root: ET.Element, table: Table, layout: _Layout) -> None:
         shown, font = fit_text(text, width - 10, 20, SMALLEST_FONT, BOLD_DIGIT_EM)
         _element(group, "text", x=x, y=top + radius + 0.35 * font, font_size=font,
                  text_anchor="middle", font_weight="bold", fill="#3d2c00").text = shown  # fmt: skip
-        _element(group, "text", class_="ij", x=x, y=top + COIN_HEIGHT + LABEL_FONT + 2,
-                 font_size=LABEL_FONT + 2, text_anchor="middle", fill="#333",
-                 visibility="hidden").text = str(index + 1)  # fmt: skip
+        if labels:
+            _element(group, "text", class_="ij", x=x, y=top + COIN_HEIGHT + LABEL_FONT + 2,
+                     font_size=LABEL_FONT + 2, text_anchor="middle", fill="#333",
+                     visibility="hidden").text = str(index + 1)  # fmt: skip
 
 
 PAGE = """<!DOCTYPE html>
@@ -552,12 +581,15 @@ def variant_triangle(
     view: str = "margin",
     highlight: str | None = None,
     size: int | None = None,
+    *,
+    on_demand: bool = False,
 ) -> SvgDiagram:
     """The triangle of every subgame of a variant's table (``coinrow.Table(coins,
     rules=R)``, at most 40 coins) (O(n^2)): each cell shows the mover's margin in what the
     rules score (``view="total"``: the coins the mover takes) and, under it, every optimal
     move (``L2 R1``, ``B``); coloured by whose turn it is where the rules fix it (one-coin
     moves), grey otherwise. ``highlight`` is a line of the rules' moves or ``"best"``.
+    ``on_demand`` also draws each cell's ``i,j`` and coin's number, hidden (``text.ij``).
 
     Every cell is a ``<g class="cell">`` with ``data-i``, ``data-j``, ``data-value``,
     ``data-moves`` and ``data-player`` (empty when it depends on the line).
@@ -599,7 +631,7 @@ def variant_triangle(
     for cell in shown:
         i, j = cell.i, cell.j
         tip = describe_variant(table, cell)
-        group, color = _cell_box(root, layout, cell, tip, (i, j) in marked.cells)
+        group, color = _cell_box(root, layout, cell, tip, (i, j) in marked.cells, on_demand)
         x, top = layout.center(i, j), layout.box_top(i, j)
         played = marked.played(i, j)
         mistake = played and played[0] not in cell.moves
@@ -610,7 +642,7 @@ def variant_triangle(
                  font_size=moves_font, text_anchor="middle",
                  fill=HIGHLIGHT_COLOR if played else color,
                  font_weight="bold" if played else "normal").text = moves  # fmt: skip
-    _draw_coins(root, table, layout)  # type: ignore[arg-type]
+    _draw_coins(root, table, layout, on_demand)  # type: ignore[arg-type]
     return SvgDiagram(ET.tostring(root, encoding="unicode"))
 
 

@@ -83,12 +83,13 @@ def router(api: Api) -> APIRouter:
             intervals = variant_table(row, rules)
             data = intervals.to_dict()
             shown = intervals.line if body.highlight == "best" else body.highlight or None
-            data["svg"] = str(variant_triangle(intervals, highlight=shown))
+            data["svg"] = str(variant_triangle(intervals, highlight=shown, on_demand=True))
             return JSONResponse(data)
         table = Table(row, max_seconds=request_seconds())
         highlight = table.line if body.highlight == "best" else body.highlight or None
         data = table_data(table)
-        data["svg"] = str(triangle(table, view=view, highlight=highlight))
+        # Explore's picture: the labels and arrows its classroom shows on demand
+        data["svg"] = str(triangle(table, view=view, highlight=highlight, on_demand=True))
         return JSONResponse(data)
 
     return api.router
