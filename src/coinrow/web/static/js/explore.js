@@ -96,7 +96,8 @@ function fit(bring) {
     svg.style.maxWidth = times(svg.dataset.maxWidth);
     svg.style.minWidth = times(svg.dataset.minWidth);
   }
-  if (!all.classList.contains("classroom") || all.closest("[hidden]")) {
+  const wide = window.matchMedia("(min-width: 760px)").matches; // as the style sheet's fit
+  if (!all.classList.contains("classroom") || all.closest("[hidden]") || !wide) {
     box.style.height = "";
     return;
   }
