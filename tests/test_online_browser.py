@@ -8,6 +8,7 @@ Screenshots go to ``$COINROW_SCREENSHOTS`` when set, else to a temporary directo
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,10 @@ class People:
         self.errors: list[str] = []
         self.refused: list[str] = []
 
-    def page(self, width: int = 800) -> Any:
-        context = self.browser.new_context(viewport={"width": width, "height": 900})
+    def page(self, width: int = 800, *, dark: bool = False) -> Any:
+        context = self.browser.new_context(
+            viewport={"width": width, "height": 900}, color_scheme="dark" if dark else "light"
+        )
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
@@ -98,15 +101,30 @@ def invite_from_play(page: Any, live_url: str, coins: list[int]) -> str:
     return str(page.url)
 
 
+def read_qr(page: Any) -> list[str]:
+    """The texts of the QR codes a camera reads on the invite's image, as drawn by the
+    browser (zxing-cpp, a reader written apart from the server's encoder)."""
+    import zxingcpp
+    from PIL import Image
+
+    wait_js(page, "document.getElementById('invite-qr').complete")
+    wait_js(page, "document.getElementById('invite-qr').naturalWidth > 0")
+    picture = Image.open(io.BytesIO(page.locator("#invite-qr").screenshot()))
+    return [found.text for found in zxingcpp.read_barcodes(picture)]
+
+
 def wait_moves(pages: list[Any], line: str) -> None:
     for page in pages:
         wait_js(page, f"document.body.dataset.moves === {line!r}")
 
 
-def play_through(pages: list[Any], watchers: list[Any], moves: list[str], players: int) -> None:
-    """Each seat in turn clicks its move; every page, watchers included, shows each move."""
-    line: list[str] = []
-    for number, move in enumerate(moves):
+def play_through(
+    pages: list[Any], watchers: list[Any], moves: list[str], players: int, start: int = 0
+) -> None:
+    """Each seat in turn clicks its move (from move ``start`` on); every page, watchers
+    included, shows each move."""
+    line: list[str] = moves[:start]
+    for number, move in enumerate(moves[start:], start):
         page = pages[number % players]
         wait_js(page, f"document.querySelector('button.move[data-move=\"{move}\"]') !== null")
         page.click(f'button.move[data-move="{move}"]')
@@ -133,15 +151,20 @@ def test_two_people_play_through_the_link_and_a_spectator_watches(
     host = people.page()
     link = invite_from_play(host, live_url, coins)
     wait_js(host, "document.body.dataset.status === 'waiting'")
-    friend = people.page(width=360)  # a phone
+    token = host.evaluate(f"localStorage.getItem('coinrow-online:{link.rsplit('/', 1)[1]}')")
+    assert read_qr(host) == [link]  # the camera opens the game's public address
+    assert token not in host.get_attribute("#invite-qr", "src")
+    host.screenshot(path=shots / "online-invite.png", full_page=True)
+    friend = people.page(width=360, dark=True)  # a phone, in its dark theme
     friend.goto(link)  # opening the link takes the free seat
     watcher = people.page()
     for page in (host, friend):
         wait_js(page, "document.body.dataset.status === 'playing'")
     watcher.goto(link)  # the seats are full: this one watches
     wait_js(watcher, "document.getElementById('connection').textContent === 'Watching.'")
-    host.screenshot(path=shots / "online-invite.png", full_page=True)
-    play_through([host, friend], [watcher], moves, 2)
+    play_through([host, friend], [watcher], moves[:2], 2)
+    friend.screenshot(path=shots / "online-phone-live.png", full_page=True)
+    play_through([host, friend], [watcher], moves, 2, start=2)
     friend.screenshot(path=shots / "online-phone.png", full_page=True)
     for page in (host, friend, watcher):
         wait_js(page, "document.body.dataset.status === 'over'")
