@@ -254,6 +254,48 @@ def test_hostile_clients_are_refused_and_disturb_nobody(server: Server) -> None:
         client.close()
 
 
+def handshake(server: Server, path: str, host: str, origin: str | None) -> int:
+    """The HTTP status a WebSocket handshake gets with these ``Host`` and ``Origin``
+    headers (written by hand: a client library fills them in itself)."""
+    lines = [
+        f"GET {path} HTTP/1.1",
+        f"Host: {host}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+        *([f"Origin: {origin}"] if origin is not None else []),
+    ]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+        raw.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        status_line = raw.makefile("rb").readline().decode()
+    return int(status_line.split()[1])
+
+
+def test_socket_handshakes_are_host_and_origin_checked(server: Server) -> None:
+    """A socket is checked as every request is: a forged ``Host`` (DNS rebinding) or a page
+    of another site (its ``Origin``) is refused before the game is touched."""
+    game, _, _ = server.game()
+    path = f"/api/online/games/{game}/ws"
+    here = f"127.0.0.1:{server.port}"
+    for host, origin in [
+        ("evil.example", None),
+        (f"evil.example:{server.port}", f"http://evil.example:{server.port}"),
+        (here, "http://evil.example"),
+        (here, f"http://localhost:{server.port}"),  # an allowed host, but another site
+        (here, "http://127.0.0.1:1"),  # another port of this machine
+        (here, "null"),
+    ]:
+        assert handshake(server, path, host, origin) == 403, (host, origin)
+    for host, origin in [
+        (here, f"http://{here}"),
+        (here, f"https://{here}"),  # behind a TLS proxy
+        (f"localhost:{server.port}", f"http://localhost:{server.port}"),
+        (here, None),  # not a browser
+    ]:
+        assert handshake(server, path, host, origin) == 101, (host, origin)
+
+
 def test_a_quiet_socket_outlives_the_http_header_timer(server: Server) -> None:
     """The HTTP connection's timer for slow headers (1 s here) stops when it becomes a
     WebSocket: a player thinking longer is not cut off."""
