@@ -104,9 +104,12 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
 class Stats:
     def __init__(self) -> None:
         self.stop = float("inf")  # set when every table is seated
+        self.start = 0.0
         self.seated = 0
         self.server_cpu = 0.0  # CPU seconds the server processes used while timed
+        self.client_cpu = 0.0  # and this load generator
         self.latencies: list[float] = []
+        self.when: list[float] = []  # seconds into the timed run of each latency
         self.frames_in = 0
         self.bytes_in = 0
         self.moves = 0
@@ -158,6 +161,7 @@ async def play_games(
                     frame = json.loads(text)
                     if frame["type"] == "event" and frame["event"].get("number") == number:
                         stats.latencies.append(time.perf_counter() - began)
+                        stats.when.append(began - stats.start)
                         received = True
                 while not acked:  # the mover gets its ack and its own move
                     frame = json.loads(await mover.recv())
@@ -204,10 +208,13 @@ async def run(
         await asyncio.sleep(0.05)  # every table seated (seating is not timed)
     seated = sum(memory_kib(pid)[0] for pid in pids)
     cpu = sum(cpu_seconds(pid) for pid in pids)
-    stats.stop = time.perf_counter() + seconds
+    stats.start = time.perf_counter()
+    stats.stop = stats.start + seconds
+    client_cpu = time.process_time()
     ready.set()
     await asyncio.gather(*tables)
     stats.server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
+    stats.client_cpu = time.process_time() - client_cpu
     memory = {
         "before_kib": before,
         "seated_kib": seated,
@@ -282,8 +289,14 @@ def main() -> None:
     cpu_ms = 1000 * stats.server_cpu / max(1, stats.moves)
     print(
         f"server CPU: {stats.server_cpu:.1f} s for {stats.moves} moves, {cpu_ms:.2f} ms a move "
-        f"(a core would serve about {1000 / max(cpu_ms, 1e-9):.0f} moves a second)"
+        f"(a core would serve about {1000 / max(cpu_ms, 1e-9):.0f} moves a second); "
+        f"the load generator used {stats.client_cpu:.1f} s"
     )
+    if stats.latencies:
+        slow = sorted(zip(stats.latencies, stats.when, strict=True), reverse=True)
+        slow = slow[: max(1, len(slow) // 100)]
+        seconds_hit = sorted({int(when) for _, when in slow})
+        print(f"the slowest 1% of moves were sent in these seconds of the run: {seconds_hit}")
     per_game = (memory["seated_kib"] - memory["before_kib"]) / args.games
     print(
         f"server memory: {memory['before_kib'] / 1024:.0f} MiB before, "

@@ -233,3 +233,32 @@ def test_two_referees_on_one_store_never_write_a_move_twice(tmp_path: Path, cloc
     refused("turn", first.play, game, 0, move(1, "L"))
     second.play(game, 1, move(1, "R"))
     assert [e["move"] for e in first.events(game) if e["type"] == "move"] == ["L", "R"]
+
+
+def test_a_store_hears_the_events_another_process_stored(tmp_path: Path) -> None:
+    """Two stores on one folder stand for two processes: each subscriber hears the other's
+    events (through the feed, when SQLite's data_version moves) and its own store's events
+    once (announced by the append, never again by the feed)."""
+    import queue
+
+    from coinrow.online.room import created_event
+
+    one = SqliteStore(tmp_path, poll_seconds=0.01)
+    two = SqliteStore(tmp_path, poll_seconds=0.01)
+    heard: queue.Queue[dict[str, Any]] = queue.Queue()
+    try:
+        one.create(created_event("g", [1, 2, 3], at=0.0), {"status": "waiting"}, "a")
+        two.subscribe("g", heard.put)
+        assert one.append("g", {"seq": 1, "type": "said", "at": 1.0}, {"status": "waiting"})
+        assert heard.get(timeout=5)["seq"] == 1
+        assert two.append("g", {"seq": 2, "type": "said", "at": 2.0}, {"status": "waiting"})
+        assert one.append("g", {"seq": 3, "type": "said", "at": 3.0}, {"status": "waiting"})
+        assert [heard.get(timeout=5)["seq"] for _ in range(2)] == [2, 3]
+        two.append("g", {"seq": 4, "type": "said", "at": 4.0}, {"status": "waiting"})
+        assert heard.get(timeout=5)["seq"] == 4
+        one.append("g", {"seq": 5, "type": "said", "at": 5.0}, {"status": "waiting"})
+        assert heard.get(timeout=5)["seq"] == 5  # after the feed's rows of seq 4: not again
+        assert heard.empty()
+    finally:
+        one.close()
+        two.close()

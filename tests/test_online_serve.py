@@ -57,6 +57,7 @@ class Process:
         if self.popen.poll() is None:
             os.killpg(self.popen.pid, signal.SIGKILL)
         self.popen.wait(timeout=10)
+        self.log.close()
 
     def stop(self) -> None:
         if self.popen.poll() is None:
@@ -403,6 +404,39 @@ def test_sigkill_mid_game_loses_and_duplicates_no_move(tmp_path: Path) -> None:
         assert room.result is not None and room.result["reason"] == "finished"
         assert room.game.totals == Game(COINS, LINE).totals
     store.close()
+
+
+def test_two_processes_on_one_sqlite_folder_share_a_game_at_once(tmp_path: Path) -> None:
+    """Two ``coinrow serve`` processes on one data folder (as ``--workers 2`` runs): each
+    player's socket is on another process, and each move reaches the other player and a
+    spectator through the store's feed, not the quiet socket's safety-net check (set to 10
+    minutes here, so a move that waited for it would time the client out)."""
+    folder = tmp_path / "games"
+    env = {"COINROW_ONLINE_CATCH_UP_SECONDS": "600"}
+    one = Server(["--data-dir", str(folder)], tmp_path / "one.log", env, wait=False)
+    two = Server(["--data-dir", str(folder)], tmp_path / "two.log", env, wait=False)
+    try:
+        one.wait()
+        two.wait()
+        game, token0, token1 = one.game()
+        first, second = Client(one, game, token0), Client(two, game, token1)
+        watcher = Client(two, game, None)
+        for number in range(len(LINE)):
+            mover, other = (first, second) if number % 2 == 0 else (second, first)
+            play(mover, other, number)
+        while (len(LINE) - 1, LINE[-1]) not in watcher.moves_seen():
+            watcher.next()
+        assert watcher.moves_seen() == list(enumerate(LINE))
+        for client in (first, second, watcher):
+            client.close()
+    finally:
+        one.stop()
+        two.stop()
+    store = SqliteStore(folder)
+    events = store.events(game)
+    store.close()
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    assert stored_moves(events) == list(enumerate(LINE))
 
 
 @pytest.fixture

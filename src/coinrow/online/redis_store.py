@@ -143,6 +143,12 @@ class RedisStore:
     def touch(self, game_id: str, seat: int, when: float) -> None:
         self._redis.hset(f"{_PREFIX}seen:{game_id}", str(seat), when)
 
+    def touch_many(self, seats: list[tuple[str, int]], when: float) -> None:
+        with self._redis.pipeline(transaction=False) as pipe:
+            for game_id, seat in seats:
+                pipe.hset(f"{_PREFIX}seen:{game_id}", str(seat), when)
+            pipe.execute()
+
     def last_seen(self, game_id: str) -> dict[int, float]:
         seen = self._redis.hgetall(f"{_PREFIX}seen:{game_id}")
         return {int(seat): float(at) for seat, at in seen.items()}

@@ -50,9 +50,7 @@ REDIS_VARIABLE = "COINROW_ONLINE_REDIS"
 #: Seconds a socket has to send its ``hello``.
 HELLO_SECONDS = 10.0
 
-#: Seconds between the checks a quiet socket makes against the store's log (an event the
-#: announcement missed is caught up), and between the notes that a seat is connected.
-CATCH_UP_SECONDS = 5.0
+#: Seconds between the notes that the seats with a socket are connected (one write for all).
 SEEN_SECONDS = 20.0
 
 #: Most events a socket may have waiting to be sent before it is closed as too slow.
@@ -128,13 +126,16 @@ def default_data_dir() -> Path:
     return Path(base) / "coinrow"
 
 
-def open_store(environ: dict[str, str] | None = None) -> Store:
+def open_store(
+    environ: dict[str, str] | None = None, *, limits: OnlineLimits | None = None
+) -> Store:
     """The store the environment names (see the module's doc) (O(1) plus connecting)."""
     environ = dict(os.environ) if environ is None else environ
     url = environ.get(REDIS_VARIABLE)
     if url:
         return RedisStore(url)
-    return SqliteStore(environ.get(DATA_VARIABLE) or default_data_dir())
+    poll = (limits or OnlineLimits()).poll_seconds
+    return SqliteStore(environ.get(DATA_VARIABLE) or default_data_dir(), poll_seconds=poll)
 
 
 class _Strict(BaseModel):
@@ -218,7 +219,7 @@ class Online:
     @property
     def referee(self) -> Referee:
         if self._referee is None:
-            self._referee = Referee(open_store(), self.limits)
+            self._referee = Referee(open_store(limits=self.limits), self.limits)
         return self._referee
 
     def start_sweeper(self) -> None:
@@ -226,15 +227,16 @@ class Online:
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
+        """Sweep and note the connected seats in a worker thread: the event loop goes on
+        sending moves meanwhile (the referee takes its lock game by game)."""
         last_seen = 0.0
         while True:
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
-                self.referee.sweep()
+                await asyncio.to_thread(self.referee.sweep)
                 if time.monotonic() - last_seen > SEEN_SECONDS:
                     last_seen = time.monotonic()
-                    for game_id, seat in list(self.seated):
-                        self.referee.seen(game_id, seat)
+                    await asyncio.to_thread(self.referee.seen_many, list(self.seated))
             except Exception:  # a failed sweep must not end the next ones
                 await asyncio.sleep(self.limits.sweep_seconds)
 
@@ -613,7 +615,7 @@ class Connection:
     async def _write(self) -> None:
         while True:
             try:
-                event = await asyncio.wait_for(self.queue.get(), CATCH_UP_SECONDS)
+                event = await asyncio.wait_for(self.queue.get(), self.limits.catch_up_seconds)
             except TimeoutError:
                 if self.referee.store.length(self.game_id) - 1 > self.sent:
                     await self._catch_up()  # an announcement was missed
