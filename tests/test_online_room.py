@@ -108,6 +108,23 @@ def test_players_four_with_computer_seats_and_the_board(referee: Referee) -> Non
     assert svg.count('class="coin"') == len(coins) and 'data-seat=""' not in svg
 
 
+def test_the_board_names_who_took_each_coin() -> None:
+    """Each coin's title (what a screen reader says) names its taker, and only a coin taken."""
+    import xml.etree.ElementTree as ET
+
+    game = Game([3, 9, 1, 2], "RL")  # the first player took the 2, the second the 3
+    board = ET.fromstring(board_svg(game, title="Plain: <a & b>"))
+    namespace = "{http://www.w3.org/2000/svg}"
+    assert board.findtext(f"{namespace}title") == "Plain: <a & b>"
+    titles = [coin.findtext(f"{namespace}title") for coin in board.iter(f"{namespace}g")][:4]
+    assert titles == [
+        "coin 1: 3, taken by second",
+        "coin 2: 9",
+        "coin 3: 1",
+        "coin 4: 2, taken by first",
+    ]
+
+
 def test_clock_runs_out(referee: Referee, clock: Clock) -> None:
     room, _ = referee.create([1, 2, 3, 4], clock={"minutes": 1, "increment": 2}, address="a")
     game = room.game_id
