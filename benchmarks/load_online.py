@@ -5,14 +5,18 @@ server's memory (resident set before the games, with them, and its peak), and lo
 duplicated moves checked against the store. A report, not a timed assertion.
 
     python benchmarks/load_online.py [--games 500] [--seconds 30] [--think 1.0] [--redis]
+                                     [--no-board]
 
 Each player waits ``--think`` seconds (default 1) before each of their moves, as people
-do, so N games make about N moves a second. A game that ends (40 coins, 40 moves) is
-followed by a rematch on the same sockets' seats. With ``--redis`` a ``redis-server`` is
-started on a free loopback port, two ``coinrow serve --redis`` processes share it, and
-each game's two players are on different processes. The server processes' CPU time per
-move is reported too: on a shared machine the latencies depend on the load, the CPU time
-much less. Bounded: at most 2,000 games and 120 seconds; every process started is ended.
+do, so N games make about N moves a second; the tables start at random moments within
+the first ``--think`` seconds (people do not all move at the same instant). Each socket
+asks for the board's SVG with every state, as the game's page does (``--no-board``: not).
+A game that ends (40 coins, 40 moves) is followed by a rematch on the same sockets' seats.
+With ``--redis`` a ``redis-server`` is started on a free loopback port, two ``coinrow
+serve --redis`` processes share it, and each game's two players are on different
+processes. The server processes' CPU time per move is reported too: on a shared machine
+the latencies depend on the load, the CPU time much less. Bounded: at most 2,000 games
+and 120 seconds; every process started is ended.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import asyncio
 import itertools
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -111,22 +116,29 @@ class Stats:
         self.latencies: list[float] = []
         self.when: list[float] = []  # seconds into the timed run of each latency
         self.frames_in = 0
+        self.event_frames = 0
         self.bytes_in = 0
         self.moves = 0
         self.errors: list[str] = []
         self.acked: dict[str, list[tuple[int, str]]] = {}  # game: moves acknowledged
 
 
-async def seat_socket(port: int, game: str, token: str) -> ClientConnection:
+async def seat_socket(port: int, game: str, token: str, board: bool) -> ClientConnection:
     ws = await connect(f"ws://127.0.0.1:{port}/api/online/games/{game}/ws", open_timeout=30)
-    await ws.send(json.dumps({"type": "hello", "token": token}))
+    await ws.send(json.dumps({"type": "hello", "token": token, "board": board}))
     while json.loads(await ws.recv())["type"] != "welcome":
         pass
     return ws
 
 
 async def play_games(
-    ports: tuple[int, int], stats: Stats, think: float, ready: asyncio.Event
+    ports: tuple[int, int],
+    stats: Stats,
+    think: float,
+    ready: asyncio.Event,
+    *,
+    board: bool,
+    offset: float,
 ) -> None:
     """One table: games one after the other (rematches) until ``stop``."""
     loop = asyncio.get_running_loop()
@@ -137,11 +149,12 @@ async def play_games(
     joined = await loop.run_in_executor(None, post, ports[1], f"/api/online/games/{game}/join", {})
     tokens = [created["token"], joined["token"]]
     sockets = [
-        await seat_socket(ports[0], game, tokens[0]),
-        await seat_socket(ports[1], game, tokens[1]),
+        await seat_socket(ports[0], game, tokens[0], board),
+        await seat_socket(ports[1], game, tokens[1], board),
     ]
     stats.seated += 1
     await ready.wait()
+    await asyncio.sleep(offset)  # the tables start at random moments
     try:
         while time.perf_counter() < stats.stop:
             stats.acked.setdefault(game, [])
@@ -157,8 +170,10 @@ async def play_games(
                 while not received:  # the other player gets the move
                     text = await other.recv()
                     stats.frames_in += 1
-                    stats.bytes_in += len(text)
                     frame = json.loads(text)
+                    if frame["type"] == "event":
+                        stats.event_frames += 1
+                        stats.bytes_in += len(text)
                     if frame["type"] == "event" and frame["event"].get("number") == number:
                         stats.latencies.append(time.perf_counter() - began)
                         stats.when.append(began - stats.start)
@@ -184,8 +199,8 @@ async def play_games(
                 await ws.close()
             game = new_game
             sockets = [
-                await seat_socket(ports[1], game, tokens[1]),  # the second player now seat 0
-                await seat_socket(ports[0], game, tokens[0]),
+                await seat_socket(ports[1], game, tokens[1], board),  # the second player: seat 0
+                await seat_socket(ports[0], game, tokens[0], board),
             ]
             tokens.reverse()
     except Exception as error:  # report, do not hide
@@ -198,12 +213,24 @@ async def play_games(
 
 
 async def run(
-    ports: tuple[int, int], games: int, seconds: float, think: float, pids: list[int]
+    ports: tuple[int, int],
+    games: int,
+    seconds: float,
+    think: float,
+    pids: list[int],
+    *,
+    board: bool,
 ) -> tuple[Stats, dict[str, int]]:
     stats = Stats()
     ready = asyncio.Event()
     before = sum(memory_kib(pid)[0] for pid in pids)
-    tables = [asyncio.create_task(play_games(ports, stats, think, ready)) for _ in range(games)]
+    chance = random.Random(1)
+    tables = [
+        asyncio.create_task(
+            play_games(ports, stats, think, ready, board=board, offset=chance.uniform(0, think))
+        )
+        for _ in range(games)
+    ]
     while stats.seated < games and not any(t.done() for t in tables):
         await asyncio.sleep(0.05)  # every table seated (seating is not timed)
     seated = sum(memory_kib(pid)[0] for pid in pids)
@@ -229,6 +256,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--redis", action="store_true")
+    parser.add_argument("--no-board", dest="board", action="store_false")
     args = parser.parse_args()
     if not 1 <= args.games <= MOST_GAMES or not 0 < args.seconds <= MOST_SECONDS:
         raise SystemExit(f"--games 1 to {MOST_GAMES}, --seconds up to {MOST_SECONDS:g}")
@@ -267,7 +295,10 @@ def main() -> None:
             wait_http(port, process, log)
         pids = [process.pid for process, _, _ in servers]
         load = os.getloadavg()[0]
-        stats, memory = asyncio.run(run(ports, args.games, args.seconds, args.think, pids))
+        stats, memory = asyncio.run(
+            run(ports, args.games, args.seconds, args.think, pids, board=args.board)
+        )
+        load_after = os.getloadavg()[0]
     finally:
         for process in reversed(processes[1:] if args.redis else processes):
             end(process)
@@ -278,12 +309,14 @@ def main() -> None:
     print(
         f"{args.games} games x 2 sockets, think {args.think:g} s, "
         f"{'--redis, 2 processes' if args.redis else 'SQLite, 1 process'}, "
-        f"{os.cpu_count()} CPUs (load average {load:.1f} before)"
+        f"{'with' if args.board else 'without'} the board, "
+        f"{os.cpu_count()} CPUs (load average {load:.1f} before, {load_after:.1f} after)"
     )
     print(
         f"{stats.moves} moves in {args.seconds:g} s ({stats.moves / args.seconds:.0f}/s): "
         f"latency p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms; "
-        f"{stats.bytes_in / max(1, len(stats.latencies)):.0f} bytes per event frame; "
+        f"{stats.bytes_in / max(1, stats.event_frames):.0f} bytes per event frame (before "
+        f"compression); "
         f"errors {len(stats.errors)}"
     )
     cpu_ms = 1000 * stats.server_cpu / max(1, stats.moves)

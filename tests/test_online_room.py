@@ -5,6 +5,7 @@ compare-and-append. Each game is a few coins; the whole module runs in well unde
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -106,17 +107,22 @@ def test_players_four_with_computer_seats_and_the_board(referee: Referee) -> Non
     assert final.status == "over" and len(final.game.moves) == len(coins)
     svg = board_svg(final.game)
     assert svg.count('class="coin"') == len(coins) and 'data-seat=""' not in svg
+    # the key names all four seats inside the picture (each entry: a swatch and a name)
+    board = ET.fromstring(svg)
+    keys = [r for r in board.iter("{http://www.w3.org/2000/svg}rect") if r.get("x")]
+    assert len(keys) == 4 and all(
+        float(r.get("x", 0)) + 90 <= float(board.get("width", 0)) for r in keys
+    )
 
 
 def test_the_board_names_who_took_each_coin() -> None:
     """Each coin's title (what a screen reader says) names its taker, and only a coin taken."""
-    import xml.etree.ElementTree as ET
-
     game = Game([3, 9, 1, 2], "RL")  # the first player took the 2, the second the 3
     board = ET.fromstring(board_svg(game, title="Plain: <a & b>"))
     namespace = "{http://www.w3.org/2000/svg}"
     assert board.findtext(f"{namespace}title") == "Plain: <a & b>"
-    titles = [coin.findtext(f"{namespace}title") for coin in board.iter(f"{namespace}g")][:4]
+    coins = [g for g in board.iter(f"{namespace}g") if g.get("class") == "coin"]
+    titles = [coin.findtext(f"{namespace}title") for coin in coins]
     assert titles == [
         "coin 1: 3, taken by second",
         "coin 2: 9",

@@ -217,17 +217,21 @@ class SqliteStore:
         self._start_watcher()
 
     def _start_watcher(self) -> None:
-        """The watcher thread (see the class's doc); the writer leaves checkpoints to it."""
+        """The watcher thread (see the class's doc); the writer leaves checkpoints to it.
+        Where the feed stands is read here, before any subscriber: every event stored after
+        the store was opened is heard."""
         self._db.execute("PRAGMA wal_autocheckpoint=0")
-        self._watcher = threading.Thread(target=self._watch, name="coinrow-sqlite", daemon=True)
+        reader = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        reader.execute("PRAGMA busy_timeout=5000")
+        (version,) = reader.execute("PRAGMA data_version").fetchone()
+        (fed,) = reader.execute("SELECT coalesce(max(n), 0) FROM feed").fetchone()
+        self._watcher = threading.Thread(
+            target=self._watch, args=(reader, fed, version), name="coinrow-sqlite", daemon=True
+        )
         self._watcher.start()
 
-    def _watch(self) -> None:
-        reader = sqlite3.connect(self.path, isolation_level=None)
+    def _watch(self, reader: sqlite3.Connection, fed: int, version: int) -> None:
         try:
-            reader.execute("PRAGMA busy_timeout=5000")
-            (fed,) = reader.execute("SELECT coalesce(max(n), 0) FROM feed").fetchone()
-            (version,) = reader.execute("PRAGMA data_version").fetchone()
             checkpointed, appends = 0.0, self._appends
             while not self._closed.wait(self.poll_seconds):
                 (now,) = reader.execute("PRAGMA data_version").fetchone()
