@@ -20,7 +20,6 @@ socket, except a flood past :attr:`~coinrow.online.OnlineLimits.flood_close` ref
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import time
@@ -193,6 +192,10 @@ class Online:
         self.sockets: dict[str, int] = {}  # by address
         self.spectators: dict[str, int] = {}  # by game
         self.seated: dict[tuple[str, int], int] = {}  # (game, seat): sockets
+        #: Seats whose player came or left since the last sweep: noted as seen before the
+        #: sweep looks for absent players (one write for all; a thousand players leaving or
+        #: coming back at once is not a thousand writes on the event loop).
+        self.to_note: set[tuple[str, int]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         #: The last event frame of each game (and board choice), sent to every socket of
         #: the game instead of being built for each.
@@ -233,10 +236,13 @@ class Online:
         while True:
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
-                await asyncio.to_thread(self.referee.sweep)
+                seats, self.to_note = self.to_note, set()
                 if time.monotonic() - last_seen > SEEN_SECONDS:
                     last_seen = time.monotonic()
-                    await asyncio.to_thread(self.referee.seen_many, list(self.seated))
+                    seats |= set(self.seated)
+                if seats:
+                    await asyncio.to_thread(self.referee.seen_many, sorted(seats))
+                await asyncio.to_thread(self.referee.sweep)
             except Exception:  # a failed sweep must not end the next ones
                 await asyncio.sleep(self.limits.sweep_seconds)
 
@@ -474,8 +480,7 @@ class Connection:
             online.seated[key] -= 1
             if not online.seated[key]:
                 del online.seated[key]
-            with contextlib.suppress(Exception):  # the store may be gone while shutting down
-                self.referee.seen(self.game_id, self.seat)
+                online.to_note.add(key)  # noted as seen at the next sweep
 
     async def _refuse_and_close(self, code: str, detail: str, close: int) -> None:
         await self._send(error_frame(code, detail))
@@ -579,7 +584,7 @@ class Connection:
         else:
             key = (self.game_id, self.seat)
             self.online.seated[key] = self.online.seated.get(key, 0) + 1
-            self.referee.seen(self.game_id, self.seat)
+            self.online.to_note.add(key)  # noted as seen at the next sweep
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             since = 0
         events = self.referee.events(self.game_id, since)
