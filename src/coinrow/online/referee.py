@@ -124,6 +124,18 @@ class Referee:
         return room
 
     @_locked
+    def heard(self, game_id: str, event: dict[str, Any]) -> None:
+        """Apply a stored event announced by the store (another process's, through Redis or
+        the SQLite feed) to the room in memory when it is the room's next event, so the room
+        is current without reading the log (O(1) a move); otherwise nothing (the room is
+        read from the log when next needed fresh)."""
+        room = self._rooms.get(game_id)
+        if room is not None and event.get("seq") == room.seq + 1:
+            room.apply(event)
+            if room.status == "over":
+                self._rooms.pop(game_id, None)
+
+    @_locked
     def forget(self, game_id: str) -> None:
         """Drop a room from memory (it is read from the store when next needed; O(1))."""
         self._rooms.pop(game_id, None)

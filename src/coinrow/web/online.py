@@ -211,7 +211,7 @@ class Online:
         frame = {
             "type": "event",
             "event": public(event),
-            "state": self.state(game_id, board=board, seq=event["seq"]),
+            "state": self.state(game_id, board=board, event=event),
         }
         text = json.dumps(frame, separators=(",", ":"))
         if len(self._frames) >= 2 * self.limits.sockets_total:
@@ -246,12 +246,19 @@ class Online:
             except Exception:  # a failed sweep must not end the next ones
                 await asyncio.sleep(self.limits.sweep_seconds)
 
-    def state(self, game_id: str, *, board: bool, seq: int | None = None) -> dict[str, Any]:
-        """The game's state for clients; read from the store unless the room in memory has
-        event ``seq`` already (O(events read))."""
-        room = self.referee.room(game_id)
-        if seq is None or room.seq < seq:
+    def state(
+        self, game_id: str, *, board: bool, event: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The game's state for clients: after ``event`` (the room in memory brought to it
+        by the event itself when it is the next one, else from the store's log), or as the
+        store has it now (O(events read))."""
+        if event is None:
             room = self.referee.room(game_id, fresh=True)
+        else:
+            self.referee.heard(game_id, event)
+            room = self.referee.room(game_id)
+            if room.seq < event["seq"]:
+                room = self.referee.room(game_id, fresh=True)
         data = room.to_dict(self.referee.clock())
         if board:
             data["board"] = board_svg(room.game, title=f"{room.rules.title}: {room.game_id}")
