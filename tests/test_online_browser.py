@@ -32,6 +32,18 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
+def shoot(page: Any, folder: Path, name: str) -> None:
+    """``name-WIDTH-THEME.png`` of the whole page; with ``$COINROW_SCREENSHOTS`` set, in
+    both themes (the docs' pictures), else only in the page's own (cheap)."""
+    width = page.viewport_size["width"]
+    own = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    themes = ["dark", "light"] if own else ["light", "dark"]
+    for theme in themes if os.environ.get("COINROW_SCREENSHOTS") else themes[:1]:
+        page.emulate_media(color_scheme=theme)
+        page.screenshot(path=folder / f"{name}-{width}-{theme}.png", full_page=True)
+    page.emulate_media(color_scheme=themes[0])
+
+
 class People:
     """Browser contexts, one per person, failing the test on any page error or any
     Content-Security-Policy refusal."""
@@ -154,7 +166,7 @@ def test_two_people_play_through_the_link_and_a_spectator_watches(
     token = host.evaluate(f"localStorage.getItem('coinrow-online:{link.rsplit('/', 1)[1]}')")
     assert read_qr(host) == [link]  # the camera opens the game's public address
     assert token not in host.get_attribute("#invite-qr", "src")
-    host.screenshot(path=shots / "online-invite.png", full_page=True)
+    shoot(host, shots, "online-invite")
     friend = people.page(width=360, dark=True)  # a phone, in its dark theme
     friend.goto(link)  # opening the link takes the free seat
     watcher = people.page()
@@ -163,9 +175,8 @@ def test_two_people_play_through_the_link_and_a_spectator_watches(
     watcher.goto(link)  # the seats are full: this one watches
     wait_js(watcher, "document.getElementById('connection').textContent === 'Watching.'")
     play_through([host, friend], [watcher], moves[:2], 2)
-    friend.screenshot(path=shots / "online-phone-live.png", full_page=True)
+    shoot(friend, shots, "online-live")
     play_through([host, friend], [watcher], moves, 2, start=2)
-    friend.screenshot(path=shots / "online-phone.png", full_page=True)
     for page in (host, friend, watcher):
         wait_js(page, "document.body.dataset.status === 'over'")
         check_review(page, coins, moves, "plain")
@@ -173,7 +184,7 @@ def test_two_people_play_through_the_link_and_a_spectator_watches(
     archive = people.page()
     archive.goto(link)  # later: the permanent address shows the finished game and its review
     check_review(archive, coins, moves, "plain")
-    archive.screenshot(path=shots / "online-archive.png", full_page=True)
+    shoot(archive, shots, "online-archive")
 
 
 def test_four_friends_share_a_pizza(people: People, live_url: str, shots: Path) -> None:
@@ -194,4 +205,4 @@ def test_four_friends_share_a_pizza(people: People, live_url: str, shots: Path) 
     for page in [first, *friends, watcher]:
         wait_js(page, "document.body.dataset.status === 'over'")
     check_review(watcher, coins, moves, "players:4")
-    watcher.screenshot(path=shots / "online-four.png", full_page=True)
+    shoot(watcher, shots, "online-four")
