@@ -14,6 +14,7 @@ import functools
 import secrets
 import threading
 import time
+import zlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -26,6 +27,9 @@ from .store import Store
 #: Attempts at a compare-and-append before a request is refused as busy.
 ATTEMPTS = 8
 
+#: Locks that the games' requests share (a game's is chosen by its id).
+LOCK_STRIPES = 64
+
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -33,12 +37,15 @@ _R = TypeVar("_R")
 def _locked(
     method: Callable[Concatenate[Referee, _P], _R],
 ) -> Callable[Concatenate[Referee, _P], _R]:
-    """Run a referee's method holding its lock (the web app calls it from its event loop
-    and from worker threads)."""
+    """Run a referee's method holding the lock of its game (its first argument, a game's
+    id), or the referee's own lock for a method on no game yet (``create``): requests on
+    one game go one at a time, requests on different games at once (the web app calls the
+    referee from worker threads, so a store's round trip holds up only its own game)."""
 
     @functools.wraps(method)
     def run(self: Referee, *args: _P.args, **kwargs: _P.kwargs) -> _R:
-        with self._lock:
+        first = args[0] if args else None
+        with self.lock_of(first) if isinstance(first, str) else self._lock:
             return method(self, *args, **kwargs)
 
     return run  # type: ignore[return-value]  # mypy: wraps() with Concatenate
@@ -102,7 +109,13 @@ class Referee:
         self.clock = clock
         self._rooms: dict[str, Room] = {}
         self._sweeps = 0
-        self._lock = threading.RLock()  # one request at a time changes the rooms
+        self._lock = threading.RLock()  # for requests on no game yet
+        self._stripes = [threading.RLock() for _ in range(LOCK_STRIPES)]
+
+    def lock_of(self, game_id: str) -> threading.RLock:
+        """The lock of a game's requests: one of :data:`LOCK_STRIPES` locks, chosen by the
+        game's id (bounded, whatever the number of games; O(len(game_id)))."""
+        return self._stripes[zlib.crc32(game_id.encode("utf-8", "replace")) % LOCK_STRIPES]
 
     # --- rooms --------------------------------------------------------------------------
     @_locked
@@ -306,14 +319,14 @@ class Referee:
         self._sweeps += 1
         stored: list[dict[str, Any]] = []
         now = self.clock()
-        with self._lock:
-            for game_id, room in list(self._rooms.items()):
-                if room.clock is not None and room.flagged(now) is not None:
+        for game_id, room in list(self._rooms.items()):
+            if room.clock is not None and room.flagged(now) is not None:
+                with self.lock_of(game_id):
                     stored.extend(self._try(game_id, lambda r: _timeout(r, now)))
         if self._sweeps % 10:
             return stored
         for game_id in self.store.live_ids():
-            with self._lock:  # game by game: requests go on between two games
+            with self.lock_of(game_id):  # game by game: requests go on meanwhile
                 stored.extend(self._sweep_game(game_id, now))
         return stored
 

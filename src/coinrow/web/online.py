@@ -571,7 +571,7 @@ class Connection:
                 break
             await self._send(error_frame("hello", "say hello first (with your token, if any)"))
         try:
-            room = self.referee.room(self.game_id, fresh=True)
+            room = await asyncio.to_thread(self.referee.room, self.game_id, fresh=True)
         except OnlineError as error:
             await self._refuse_and_close(error.code, str(error), 4404)
             return False
@@ -594,7 +594,7 @@ class Connection:
             self.online.to_note.add(key)  # noted as seen at the next sweep
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             since = 0
-        events = self.referee.events(self.game_id, since)
+        events = await asyncio.to_thread(self.referee.events, self.game_id, since)
         self.sent = events[-1]["seq"] if events else since - 1
         await self._send(
             {
@@ -603,7 +603,7 @@ class Connection:
                 "seat": self.seat,
                 "presets": list(PRESETS),
                 "events": events,
-                "state": self.online.state(self.game_id, board=self.board),
+                "state": await asyncio.to_thread(self.online.state, self.game_id, board=self.board),
             }
         )
         return True
@@ -613,7 +613,8 @@ class Connection:
 
     async def _catch_up(self) -> None:
         """Send every stored event after the last one sent (O(events missed))."""
-        for event in self.referee.events(self.game_id, self.sent + 1):
+        missed = await asyncio.to_thread(self.referee.events, self.game_id, self.sent + 1)
+        for event in missed:
             await self._send_event(event)
 
     async def _send_event(self, event: dict[str, Any]) -> None:
@@ -629,7 +630,8 @@ class Connection:
             try:
                 event = await asyncio.wait_for(self.queue.get(), self.limits.catch_up_seconds)
             except TimeoutError:
-                if self.referee.store.length(self.game_id) - 1 > self.sent:
+                stored = await asyncio.to_thread(self.referee.store.length, self.game_id)
+                if stored - 1 > self.sent:
                     await self._catch_up()  # an announcement was missed
                 continue
             if self.queue.qsize() > QUEUE_EVENTS:
@@ -658,7 +660,9 @@ class Connection:
                 )
                 continue
             try:
-                events = self.referee.play(self.game_id, self.seat, frame)
+                # in a worker thread: the store's commit or round trip holds up only this
+                # game (the referee locks game by game), never the event loop
+                events = await asyncio.to_thread(self.referee.play, self.game_id, self.seat, frame)
             except OnlineError as error:
                 await self._send(error_frame(error.code, str(error), **error.details))
                 continue
