@@ -5,18 +5,19 @@ server's memory (resident set before the games, with them, and its peak), and lo
 duplicated moves checked against the store. A report, not a timed assertion.
 
     python benchmarks/load_online.py [--games 500] [--seconds 30] [--think 1.0] [--redis]
-                                     [--no-board]
+                                     [--two] [--no-board]
 
 Each player waits ``--think`` seconds (default 1) before each of their moves, as people
 do, so N games make about N moves a second; the tables start at random moments within
 the first ``--think`` seconds (people do not all move at the same instant). Each socket
 asks for the board's SVG with every state, as the game's page does (``--no-board``: not).
 A game that ends (40 coins, 40 moves) is followed by a rematch on the same sockets' seats.
-With ``--redis`` a ``redis-server`` is started on a free loopback port, two ``coinrow
-serve --redis`` processes share it, and each game's two players are on different
-processes. The server processes' CPU time per move is reported too: on a shared machine
-the latencies depend on the load, the CPU time much less. Bounded: at most 2,000 games
-and 120 seconds; every process started is ended.
+With ``--two``, two ``coinrow serve`` processes share one SQLite folder, each game's
+two players on different ones. With ``--redis`` a ``redis-server`` is started on a free
+loopback port, two ``coinrow serve --redis`` processes share it, and each game's two
+players are on different processes. The server processes' CPU time per move is reported
+too: on a shared machine the latencies depend on the load, the CPU time much less.
+Bounded: at most 2,000 games and 120 seconds; every process started is ended.
 """
 
 from __future__ import annotations
@@ -257,6 +258,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--redis", action="store_true")
     parser.add_argument("--no-board", dest="board", action="store_false")
+    parser.add_argument("--two", action="store_true", help="two processes on one SQLite folder")
     args = parser.parse_args()
     if not 1 <= args.games <= MOST_GAMES or not 0 < args.seconds <= MOST_SECONDS:
         raise SystemExit(f"--games 1 to {MOST_GAMES}, --seconds up to {MOST_SECONDS:g}")
@@ -285,7 +287,9 @@ def main() -> None:
         else:
             store = ["--data-dir", str(folder / "games")]
             port = free_port()
-            ports = (port, port)
+            # --two: two processes on one SQLite folder (as --workers 2), each game's players
+            # on different ones (the feed carries each move across)
+            ports = (port, free_port()) if args.two else (port, port)
         servers = []
         for index, port in enumerate(sorted(set(ports))):
             log = folder / f"serve{index}.log"
@@ -308,7 +312,8 @@ def main() -> None:
     cuts = statistics.quantiles(stats.latencies, n=100) if len(stats.latencies) > 1 else [0.0] * 99
     print(
         f"{args.games} games x 2 sockets, think {args.think:g} s, "
-        f"{'--redis, 2 processes' if args.redis else 'SQLite, 1 process'}, "
+        f"{'--redis' if args.redis else 'SQLite'}, {2 if args.redis or args.two else 1} "
+        "process(es), "
         f"{'with' if args.board else 'without'} the board, "
         f"{os.cpu_count()} CPUs (load average {load:.1f} before, {load_after:.1f} after)"
     )
