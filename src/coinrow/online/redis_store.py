@@ -69,6 +69,7 @@ class RedisStore:
         except ImportError:
             raise MissingExtraError("a Redis store needs the redis package", "redis") from None
         self.where = f"Redis at {url} (a stream per game)"
+        self.remote = True
         self._redis = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10)
         self._redis.ping()  # fail at start, in one line, when Redis is not there
         self._append = self._redis.register_script(_APPEND)

@@ -58,6 +58,8 @@ class Store(Protocol):
 
     #: Where the games are, for people (``coinrow serve`` prints it).
     where: str
+    #: Whether the store is reached over the network (its calls wait for round trips).
+    remote: bool
 
     def create(self, event: dict[str, Any], summary: dict[str, Any], address: str) -> None:
         """Store a new game's ``created`` event and summary (its id must be new)."""
@@ -202,6 +204,7 @@ class SqliteStore:
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / DATABASE
         self.where = f"{self.path} (SQLite, write-ahead log)"
+        self.remote = False
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
