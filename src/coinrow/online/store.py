@@ -177,9 +177,9 @@ class SqliteStore:
     write-ahead log is on disk); ``durable=True`` (``synchronous=FULL``) also survives a
     power cut, at one fsync a move.
 
-    Several processes may share the file (``coinrow serve --workers N``, or two servers on
-    one data folder): each append also writes a row of the ``feed`` table, and once a
-    process has a subscriber, a watcher thread looks every ``poll_seconds`` at SQLite's
+    Several processes may share the file (several server processes, or two servers on
+    one data folder): each append also writes a row of the ``feed`` table, and the
+    store's watcher thread looks every ``poll_seconds`` at SQLite's
     ``PRAGMA data_version`` (which changes when another connection commits: a read of
     shared memory, no query) and only then reads the feed's new rows, announcing other
     processes' events to this process's subscribers. The same thread checkpoints the
