@@ -6,6 +6,7 @@ compare-and-append. Each game is a few coins; the whole module runs in well unde
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,10 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def referee(tmp_path: Path, clock: Clock) -> Referee:
-    return Referee(SqliteStore(tmp_path), OnlineLimits(), clock=clock)
+def referee(tmp_path: Path, clock: Clock) -> Iterator[Referee]:
+    store = SqliteStore(tmp_path)
+    yield Referee(store, OnlineLimits(), clock=clock)
+    store.close()  # and its watcher thread
 
 
 def move(number: int, text: str) -> dict[str, Any]:

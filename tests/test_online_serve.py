@@ -195,11 +195,15 @@ def play(mover: Client, other: Client, number: int) -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("online-serve")
-    # a short header timer: a WebSocket must outlive it (test_a_quiet_socket_stays_open)
-    env = {"COINROW_WEB_HEADER_SECONDS": "1"}
-    started = Server(["--data-dir", str(folder / "games")], folder / "serve.log", env)
+    # a short header timer: a WebSocket must outlive it (test_a_quiet_socket_stays_open);
+    # the quiet sockets' safety net far off: every event must arrive by announcement
+    started = Server(["--data-dir", str(folder / "games")], folder / "serve.log", SHARED_ENV)
     yield started
     started.stop()
+
+
+#: The module server's settings (and its second process's, sharing its folder).
+SHARED_ENV = {"COINROW_WEB_HEADER_SECONDS": "1", "COINROW_ONLINE_CATCH_UP_SECONDS": "600"}
 
 
 def test_serve_reports_its_store(server: Server) -> None:
@@ -406,20 +410,19 @@ def test_sigkill_mid_game_loses_and_duplicates_no_move(tmp_path: Path) -> None:
     store.close()
 
 
-def test_two_processes_on_one_sqlite_folder_share_a_game_at_once(tmp_path: Path) -> None:
-    """Two ``coinrow serve`` processes on one data folder (as ``--workers 2`` runs): each
-    player's socket is on another process, and each move reaches the other player and a
-    spectator through the store's feed, not the quiet socket's safety-net check (set to 10
-    minutes here, so a move that waited for it would time the client out)."""
-    folder = tmp_path / "games"
-    env = {"COINROW_ONLINE_CATCH_UP_SECONDS": "600"}
-    one = Server(["--data-dir", str(folder)], tmp_path / "one.log", env, wait=False)
-    two = Server(["--data-dir", str(folder)], tmp_path / "two.log", env, wait=False)
+def test_two_processes_on_one_sqlite_folder_share_a_game_at_once(
+    server: Server, tmp_path: Path
+) -> None:
+    """A second ``coinrow serve`` process on the module server's data folder (as
+    ``--workers 2`` runs): each player's socket is on another process, and each move reaches
+    the other player and a spectator through the store's feed, not the quiet socket's
+    safety-net check (set to 10 minutes here, so a move that waited for it would time the
+    client out)."""
+    folder = Path(server.popen.args[server.popen.args.index("--data-dir") + 1])
+    two = Server(["--data-dir", str(folder)], tmp_path / "two.log", SHARED_ENV)
     try:
-        one.wait()
-        two.wait()
-        game, token0, token1 = one.game()
-        first, second = Client(one, game, token0), Client(two, game, token1)
+        game, token0, token1 = server.game()
+        first, second = Client(server, game, token0), Client(two, game, token1)
         watcher = Client(two, game, None)
         for number in range(len(LINE)):
             mover, other = (first, second) if number % 2 == 0 else (second, first)
@@ -430,7 +433,6 @@ def test_two_processes_on_one_sqlite_folder_share_a_game_at_once(tmp_path: Path)
         for client in (first, second, watcher):
             client.close()
     finally:
-        one.stop()
         two.stop()
     store = SqliteStore(folder)
     events = store.events(game)
