@@ -288,3 +288,24 @@ def test_a_store_hears_the_events_another_process_stored(tmp_path: Path) -> None
     finally:
         one.close()
         two.close()
+
+
+def test_a_failing_subscriber_disturbs_neither_the_move_nor_the_others(tmp_path: Path) -> None:
+    """A socket whose event loop is closing fails when it is handed an event: the move is
+    stored and acknowledged all the same, and every other subscriber hears it."""
+    from coinrow.online.room import created_event
+
+    store = SqliteStore(tmp_path)
+    heard: list[int] = []
+
+    def closing(event: dict[str, Any]) -> None:
+        raise RuntimeError("Event loop is closed")
+
+    try:
+        store.create(created_event("g", [1, 2, 3], at=0.0), {"status": "waiting"}, "a")
+        store.subscribe("g", closing)
+        store.subscribe("g", lambda event: heard.append(event["seq"]))
+        assert store.append("g", {"seq": 1, "type": "said", "at": 1.0}, {"status": "waiting"})
+        assert heard == [1] and store.length("g") == 2
+    finally:
+        store.close()

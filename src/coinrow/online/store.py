@@ -129,7 +129,10 @@ class Announcer:
         with self._lock:
             listeners = list(self._listeners.get(game_id, ()))
         for listener in listeners:
-            listener(event)
+            try:
+                listener(event)
+            except Exception:  # one socket's failure (its loop closing) is its own
+                continue
 
     def subscribed(self) -> int:
         """Listeners in all (O(games))."""
@@ -234,20 +237,21 @@ class SqliteStore:
         self._watcher.start()
 
     def _watch(self, reader: sqlite3.Connection, fed: int, version: int) -> None:
+        checkpointed, appends = 0.0, self._appends
         try:
-            checkpointed, appends = 0.0, self._appends
             while not self._closed.wait(self.poll_seconds):
-                (now,) = reader.execute("PRAGMA data_version").fetchone()
-                if now != version:
-                    version = now
-                    fed = self._deliver(reader, fed)
-                clock = time.monotonic()
-                if self._appends != appends and clock - checkpointed >= CHECKPOINT_SECONDS:
-                    checkpointed, appends = clock, self._appends
-                    reader.execute("PRAGMA wal_checkpoint(PASSIVE)")
-        except sqlite3.Error:
-            if not self._closed.is_set():
-                raise
+                try:
+                    (now,) = reader.execute("PRAGMA data_version").fetchone()
+                    if now != version:
+                        fed = self._deliver(reader, fed)
+                        version = now  # after the delivery: a failed one is tried again
+                    clock = time.monotonic()
+                    if self._appends != appends and clock - checkpointed >= CHECKPOINT_SECONDS:
+                        checkpointed, appends = clock, self._appends
+                        reader.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except Exception:  # a busy file or a listener's failure: the next look retries
+                    if self._closed.is_set():
+                        return
         finally:
             reader.close()
 
