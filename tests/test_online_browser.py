@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
+from conftest import CHROMIUM, check_views_with_axe, wait_js, watch_csp
 
 from coinrow.analysis import analyze
 from coinrow.rules import join_moves
@@ -206,3 +206,50 @@ def test_four_friends_share_a_pizza(people: People, live_url: str, shots: Path) 
         wait_js(page, "document.body.dataset.status === 'over'")
     check_review(watcher, coins, moves, "players:4")
     shoot(watcher, shots, "online-four")
+
+
+@pytest.fixture(scope="module")
+def two_games(browser: Any, live_url: str) -> dict[str, tuple[str, str]]:
+    """The game page's two states for axe: a game waiting for a friend (its invite, link and
+    QR code showing) and a finished game against the computer (its archive: the review)."""
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        waiting = invite(page, live_url, {"coins": [8, 15, 3, 7]})
+        wait_js(page, "document.body.dataset.status === 'waiting'")
+        finished = invite(page, live_url, {"coins": [8, 15, 3, 7], "seats": [None, "greedy"]})
+        for line in (["R", "L"], ["R", "L", "R", "L"]):  # greedy answers each: 8, then 15
+            page.click('button.move[data-move="R"]')
+            wait_js(page, f"document.body.dataset.moves === {join_moves(line)!r}")
+        wait_js(page, "document.body.dataset.status === 'over'")
+    finally:
+        context.close()
+    site = live_url.rstrip("/") + "/"
+    return {
+        "online-waiting": (waiting.removeprefix(site), "#invite-qr"),
+        "online-archive": (finished.removeprefix(site), "#review:not([hidden])"),
+    }
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_game_page_passes_axe(
+    browser: Any,
+    live_url: str,
+    two_games: dict[str, tuple[str, str]],
+    theme: str,
+    width: int,
+    tmp_path: Path,
+) -> None:
+    """axe-core on the game page, waiting and archived, with no moderate finding either."""
+    check_views_with_axe(
+        browser,
+        live_url,
+        two_games,
+        theme=theme,
+        width=width,
+        folder=tmp_path,
+        settle_ms=150,
+        strict=tuple(two_games),
+    )
