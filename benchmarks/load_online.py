@@ -5,14 +5,19 @@ server's memory (resident set before the games, with them, and its peak), and lo
 duplicated moves checked against the store. A report, not a timed assertion.
 
     python benchmarks/load_online.py [--games 500] [--seconds 30] [--think 1.0] [--redis]
+                                     [--two] [--no-board]
 
 Each player waits ``--think`` seconds (default 1) before each of their moves, as people
-do, so N games make about N moves a second. A game that ends (40 coins, 40 moves) is
-followed by a rematch on the same sockets' seats. With ``--redis`` a ``redis-server`` is
-started on a free loopback port, two ``coinrow serve --redis`` processes share it, and
-each game's two players are on different processes. The server processes' CPU time per
-move is reported too: on a shared machine the latencies depend on the load, the CPU time
-much less. Bounded: at most 2,000 games and 120 seconds; every process started is ended.
+do, so N games make about N moves a second; the tables start at random moments within
+the first ``--think`` seconds (people do not all move at the same instant). Each socket
+asks for the board's SVG with every state, as the game's page does (``--no-board``: not).
+A game that ends (40 coins, 40 moves) is followed by a rematch on the same sockets' seats.
+With ``--two``, two ``coinrow serve`` processes share one SQLite folder, each game's
+two players on different ones. With ``--redis`` a ``redis-server`` is started on a free
+loopback port, two ``coinrow serve --redis`` processes share it, and each game's two
+players are on different processes. The server processes' CPU time per move is reported
+too: on a shared machine the latencies depend on the load, the CPU time much less.
+Bounded: at most 2,000 games and 120 seconds; every process started is ended.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ import asyncio
 import itertools
 import json
 import os
+import random
 import signal
 import socket
 import statistics
@@ -104,26 +110,36 @@ def post(port: int, path: str, body: dict[str, Any]) -> dict[str, Any]:
 class Stats:
     def __init__(self) -> None:
         self.stop = float("inf")  # set when every table is seated
+        self.start = 0.0
         self.seated = 0
         self.server_cpu = 0.0  # CPU seconds the server processes used while timed
+        self.client_cpu = 0.0  # and this load generator
         self.latencies: list[float] = []
+        self.when: list[float] = []  # seconds into the timed run of each latency
         self.frames_in = 0
+        self.event_frames = 0
         self.bytes_in = 0
         self.moves = 0
         self.errors: list[str] = []
         self.acked: dict[str, list[tuple[int, str]]] = {}  # game: moves acknowledged
 
 
-async def seat_socket(port: int, game: str, token: str) -> ClientConnection:
+async def seat_socket(port: int, game: str, token: str, board: bool) -> ClientConnection:
     ws = await connect(f"ws://127.0.0.1:{port}/api/online/games/{game}/ws", open_timeout=30)
-    await ws.send(json.dumps({"type": "hello", "token": token}))
+    await ws.send(json.dumps({"type": "hello", "token": token, "board": board}))
     while json.loads(await ws.recv())["type"] != "welcome":
         pass
     return ws
 
 
 async def play_games(
-    ports: tuple[int, int], stats: Stats, think: float, ready: asyncio.Event
+    ports: tuple[int, int],
+    stats: Stats,
+    think: float,
+    ready: asyncio.Event,
+    *,
+    board: bool,
+    offset: float,
 ) -> None:
     """One table: games one after the other (rematches) until ``stop``."""
     loop = asyncio.get_running_loop()
@@ -134,11 +150,12 @@ async def play_games(
     joined = await loop.run_in_executor(None, post, ports[1], f"/api/online/games/{game}/join", {})
     tokens = [created["token"], joined["token"]]
     sockets = [
-        await seat_socket(ports[0], game, tokens[0]),
-        await seat_socket(ports[1], game, tokens[1]),
+        await seat_socket(ports[0], game, tokens[0], board),
+        await seat_socket(ports[1], game, tokens[1], board),
     ]
     stats.seated += 1
     await ready.wait()
+    await asyncio.sleep(offset)  # the tables start at random moments
     try:
         while time.perf_counter() < stats.stop:
             stats.acked.setdefault(game, [])
@@ -154,10 +171,13 @@ async def play_games(
                 while not received:  # the other player gets the move
                     text = await other.recv()
                     stats.frames_in += 1
-                    stats.bytes_in += len(text)
                     frame = json.loads(text)
+                    if frame["type"] == "event":
+                        stats.event_frames += 1
+                        stats.bytes_in += len(text)
                     if frame["type"] == "event" and frame["event"].get("number") == number:
                         stats.latencies.append(time.perf_counter() - began)
+                        stats.when.append(began - stats.start)
                         received = True
                 while not acked:  # the mover gets its ack and its own move
                     frame = json.loads(await mover.recv())
@@ -180,8 +200,8 @@ async def play_games(
                 await ws.close()
             game = new_game
             sockets = [
-                await seat_socket(ports[1], game, tokens[1]),  # the second player now seat 0
-                await seat_socket(ports[0], game, tokens[0]),
+                await seat_socket(ports[1], game, tokens[1], board),  # the second player: seat 0
+                await seat_socket(ports[0], game, tokens[0], board),
             ]
             tokens.reverse()
     except Exception as error:  # report, do not hide
@@ -194,20 +214,35 @@ async def play_games(
 
 
 async def run(
-    ports: tuple[int, int], games: int, seconds: float, think: float, pids: list[int]
+    ports: tuple[int, int],
+    games: int,
+    seconds: float,
+    think: float,
+    pids: list[int],
+    *,
+    board: bool,
 ) -> tuple[Stats, dict[str, int]]:
     stats = Stats()
     ready = asyncio.Event()
     before = sum(memory_kib(pid)[0] for pid in pids)
-    tables = [asyncio.create_task(play_games(ports, stats, think, ready)) for _ in range(games)]
+    chance = random.Random(1)
+    tables = [
+        asyncio.create_task(
+            play_games(ports, stats, think, ready, board=board, offset=chance.uniform(0, think))
+        )
+        for _ in range(games)
+    ]
     while stats.seated < games and not any(t.done() for t in tables):
         await asyncio.sleep(0.05)  # every table seated (seating is not timed)
     seated = sum(memory_kib(pid)[0] for pid in pids)
     cpu = sum(cpu_seconds(pid) for pid in pids)
-    stats.stop = time.perf_counter() + seconds
+    stats.start = time.perf_counter()
+    stats.stop = stats.start + seconds
+    client_cpu = time.process_time()
     ready.set()
     await asyncio.gather(*tables)
     stats.server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
+    stats.client_cpu = time.process_time() - client_cpu
     memory = {
         "before_kib": before,
         "seated_kib": seated,
@@ -222,6 +257,8 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--redis", action="store_true")
+    parser.add_argument("--no-board", dest="board", action="store_false")
+    parser.add_argument("--two", action="store_true", help="two processes on one SQLite folder")
     args = parser.parse_args()
     if not 1 <= args.games <= MOST_GAMES or not 0 < args.seconds <= MOST_SECONDS:
         raise SystemExit(f"--games 1 to {MOST_GAMES}, --seconds up to {MOST_SECONDS:g}")
@@ -250,7 +287,9 @@ def main() -> None:
         else:
             store = ["--data-dir", str(folder / "games")]
             port = free_port()
-            ports = (port, port)
+            # --two: two processes on one SQLite folder (as --workers 2), each game's players
+            # on different ones (the feed carries each move across)
+            ports = (port, free_port()) if args.two else (port, port)
         servers = []
         for index, port in enumerate(sorted(set(ports))):
             log = folder / f"serve{index}.log"
@@ -260,7 +299,10 @@ def main() -> None:
             wait_http(port, process, log)
         pids = [process.pid for process, _, _ in servers]
         load = os.getloadavg()[0]
-        stats, memory = asyncio.run(run(ports, args.games, args.seconds, args.think, pids))
+        stats, memory = asyncio.run(
+            run(ports, args.games, args.seconds, args.think, pids, board=args.board)
+        )
+        load_after = os.getloadavg()[0]
     finally:
         for process in reversed(processes[1:] if args.redis else processes):
             end(process)
@@ -270,20 +312,29 @@ def main() -> None:
     cuts = statistics.quantiles(stats.latencies, n=100) if len(stats.latencies) > 1 else [0.0] * 99
     print(
         f"{args.games} games x 2 sockets, think {args.think:g} s, "
-        f"{'--redis, 2 processes' if args.redis else 'SQLite, 1 process'}, "
-        f"{os.cpu_count()} CPUs (load average {load:.1f} before)"
+        f"{'--redis' if args.redis else 'SQLite'}, {2 if args.redis or args.two else 1} "
+        "process(es), "
+        f"{'with' if args.board else 'without'} the board, "
+        f"{os.cpu_count()} CPUs (load average {load:.1f} before, {load_after:.1f} after)"
     )
     print(
         f"{stats.moves} moves in {args.seconds:g} s ({stats.moves / args.seconds:.0f}/s): "
         f"latency p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms; "
-        f"{stats.bytes_in / max(1, len(stats.latencies)):.0f} bytes per event frame; "
+        f"{stats.bytes_in / max(1, stats.event_frames):.0f} bytes per event frame (before "
+        f"compression); "
         f"errors {len(stats.errors)}"
     )
     cpu_ms = 1000 * stats.server_cpu / max(1, stats.moves)
     print(
         f"server CPU: {stats.server_cpu:.1f} s for {stats.moves} moves, {cpu_ms:.2f} ms a move "
-        f"(a core would serve about {1000 / max(cpu_ms, 1e-9):.0f} moves a second)"
+        f"(a core would serve about {1000 / max(cpu_ms, 1e-9):.0f} moves a second); "
+        f"the load generator used {stats.client_cpu:.1f} s"
     )
+    if stats.latencies:
+        slow = sorted(zip(stats.latencies, stats.when, strict=True), reverse=True)
+        slow = slow[: max(1, len(slow) // 100)]
+        seconds_hit = sorted({int(when) for _, when in slow})
+        print(f"the slowest 1% of moves were sent in these seconds of the run: {seconds_hit}")
     per_game = (memory["seated_kib"] - memory["before_kib"]) / args.games
     print(
         f"server memory: {memory['before_kib'] / 1024:.0f} MiB before, "

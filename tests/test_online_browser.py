@@ -8,12 +8,13 @@ Screenshots go to ``$COINROW_SCREENSHOTS`` when set, else to a temporary directo
 
 from __future__ import annotations
 
+import io
 import os
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
+from conftest import CHROMIUM, check_views_with_axe, wait_js, watch_csp
 
 from coinrow.analysis import analyze
 from coinrow.rules import join_moves
@@ -31,6 +32,18 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
+def shoot(page: Any, folder: Path, name: str) -> None:
+    """``name-WIDTH-THEME.png`` of the whole page; with ``$COINROW_SCREENSHOTS`` set, in
+    both themes (the docs' pictures), else only in the page's own (cheap)."""
+    width = page.viewport_size["width"]
+    own = page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    themes = ["dark", "light"] if own else ["light", "dark"]
+    for theme in themes if os.environ.get("COINROW_SCREENSHOTS") else themes[:1]:
+        page.emulate_media(color_scheme=theme)
+        page.screenshot(path=folder / f"{name}-{width}-{theme}.png", full_page=True)
+    page.emulate_media(color_scheme=themes[0])
+
+
 class People:
     """Browser contexts, one per person, failing the test on any page error or any
     Content-Security-Policy refusal."""
@@ -41,8 +54,10 @@ class People:
         self.errors: list[str] = []
         self.refused: list[str] = []
 
-    def page(self, width: int = 800) -> Any:
-        context = self.browser.new_context(viewport={"width": width, "height": 900})
+    def page(self, width: int = 800, *, dark: bool = False) -> Any:
+        context = self.browser.new_context(
+            viewport={"width": width, "height": 900}, color_scheme="dark" if dark else "light"
+        )
         self.contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(10_000)
@@ -98,15 +113,30 @@ def invite_from_play(page: Any, live_url: str, coins: list[int]) -> str:
     return str(page.url)
 
 
+def read_qr(page: Any) -> list[str]:
+    """The texts of the QR codes a camera reads on the invite's image, as drawn by the
+    browser (zxing-cpp, a reader written apart from the server's encoder)."""
+    import zxingcpp
+    from PIL import Image
+
+    wait_js(page, "document.getElementById('invite-qr').complete")
+    wait_js(page, "document.getElementById('invite-qr').naturalWidth > 0")
+    picture = Image.open(io.BytesIO(page.locator("#invite-qr").screenshot()))
+    return [found.text for found in zxingcpp.read_barcodes(picture)]
+
+
 def wait_moves(pages: list[Any], line: str) -> None:
     for page in pages:
         wait_js(page, f"document.body.dataset.moves === {line!r}")
 
 
-def play_through(pages: list[Any], watchers: list[Any], moves: list[str], players: int) -> None:
-    """Each seat in turn clicks its move; every page, watchers included, shows each move."""
-    line: list[str] = []
-    for number, move in enumerate(moves):
+def play_through(
+    pages: list[Any], watchers: list[Any], moves: list[str], players: int, start: int = 0
+) -> None:
+    """Each seat in turn clicks its move (from move ``start`` on); every page, watchers
+    included, shows each move."""
+    line: list[str] = moves[:start]
+    for number, move in enumerate(moves[start:], start):
         page = pages[number % players]
         wait_js(page, f"document.querySelector('button.move[data-move=\"{move}\"]') !== null")
         page.click(f'button.move[data-move="{move}"]')
@@ -133,16 +163,20 @@ def test_two_people_play_through_the_link_and_a_spectator_watches(
     host = people.page()
     link = invite_from_play(host, live_url, coins)
     wait_js(host, "document.body.dataset.status === 'waiting'")
-    friend = people.page(width=360)  # a phone
+    token = host.evaluate(f"localStorage.getItem('coinrow-online:{link.rsplit('/', 1)[1]}')")
+    assert read_qr(host) == [link]  # the camera opens the game's public address
+    assert token not in host.get_attribute("#invite-qr", "src")
+    shoot(host, shots, "online-invite")
+    friend = people.page(width=360, dark=True)  # a phone, in its dark theme
     friend.goto(link)  # opening the link takes the free seat
     watcher = people.page()
     for page in (host, friend):
         wait_js(page, "document.body.dataset.status === 'playing'")
     watcher.goto(link)  # the seats are full: this one watches
     wait_js(watcher, "document.getElementById('connection').textContent === 'Watching.'")
-    host.screenshot(path=shots / "online-invite.png", full_page=True)
-    play_through([host, friend], [watcher], moves, 2)
-    friend.screenshot(path=shots / "online-phone.png", full_page=True)
+    play_through([host, friend], [watcher], moves[:2], 2)
+    shoot(friend, shots, "online-live")
+    play_through([host, friend], [watcher], moves, 2, start=2)
     for page in (host, friend, watcher):
         wait_js(page, "document.body.dataset.status === 'over'")
         check_review(page, coins, moves, "plain")
@@ -150,7 +184,7 @@ def test_two_people_play_through_the_link_and_a_spectator_watches(
     archive = people.page()
     archive.goto(link)  # later: the permanent address shows the finished game and its review
     check_review(archive, coins, moves, "plain")
-    archive.screenshot(path=shots / "online-archive.png", full_page=True)
+    shoot(archive, shots, "online-archive")
 
 
 def test_four_friends_share_a_pizza(people: People, live_url: str, shots: Path) -> None:
@@ -171,4 +205,51 @@ def test_four_friends_share_a_pizza(people: People, live_url: str, shots: Path) 
     for page in [first, *friends, watcher]:
         wait_js(page, "document.body.dataset.status === 'over'")
     check_review(watcher, coins, moves, "players:4")
-    watcher.screenshot(path=shots / "online-four.png", full_page=True)
+    shoot(watcher, shots, "online-four")
+
+
+@pytest.fixture(scope="module")
+def two_games(browser: Any, live_url: str) -> dict[str, tuple[str, str]]:
+    """The game page's two states for axe: a game waiting for a friend (its invite, link and
+    QR code showing) and a finished game against the computer (its archive: the review)."""
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    try:
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        waiting = invite(page, live_url, {"coins": [8, 15, 3, 7]})
+        wait_js(page, "document.body.dataset.status === 'waiting'")
+        finished = invite(page, live_url, {"coins": [8, 15, 3, 7], "seats": [None, "greedy"]})
+        for line in (["R", "L"], ["R", "L", "R", "L"]):  # greedy answers each: 8, then 15
+            page.click('button.move[data-move="R"]')
+            wait_js(page, f"document.body.dataset.moves === {join_moves(line)!r}")
+        wait_js(page, "document.body.dataset.status === 'over'")
+    finally:
+        context.close()
+    site = live_url.rstrip("/") + "/"
+    return {
+        "online-waiting": (waiting.removeprefix(site), "#invite-qr"),
+        "online-archive": (finished.removeprefix(site), "#review:not([hidden])"),
+    }
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_game_page_passes_axe(
+    browser: Any,
+    live_url: str,
+    two_games: dict[str, tuple[str, str]],
+    theme: str,
+    width: int,
+    tmp_path: Path,
+) -> None:
+    """axe-core on the game page, waiting and archived, with no moderate finding either."""
+    check_views_with_axe(
+        browser,
+        live_url,
+        two_games,
+        theme=theme,
+        width=width,
+        folder=tmp_path,
+        settle_ms=150,
+        strict=tuple(two_games),
+    )

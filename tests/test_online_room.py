@@ -5,6 +5,8 @@ compare-and-append. Each game is a few coins; the whole module runs in well unde
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +33,10 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def referee(tmp_path: Path, clock: Clock) -> Referee:
-    return Referee(SqliteStore(tmp_path), OnlineLimits(), clock=clock)
+def referee(tmp_path: Path, clock: Clock) -> Iterator[Referee]:
+    store = SqliteStore(tmp_path)
+    yield Referee(store, OnlineLimits(), clock=clock)
+    store.close()  # and its watcher thread
 
 
 def move(number: int, text: str) -> dict[str, Any]:
@@ -106,6 +110,28 @@ def test_players_four_with_computer_seats_and_the_board(referee: Referee) -> Non
     assert final.status == "over" and len(final.game.moves) == len(coins)
     svg = board_svg(final.game)
     assert svg.count('class="coin"') == len(coins) and 'data-seat=""' not in svg
+    # the key names all four seats inside the picture (each entry: a swatch and a name)
+    board = ET.fromstring(svg)
+    keys = [r for r in board.iter("{http://www.w3.org/2000/svg}rect") if r.get("x")]
+    assert len(keys) == 4 and all(
+        float(r.get("x", 0)) + 90 <= float(board.get("width", 0)) for r in keys
+    )
+
+
+def test_the_board_names_who_took_each_coin() -> None:
+    """Each coin's title (what a screen reader says) names its taker, and only a coin taken."""
+    game = Game([3, 9, 1, 2], "RL")  # the first player took the 2, the second the 3
+    board = ET.fromstring(board_svg(game, title="Plain: <a & b>"))
+    namespace = "{http://www.w3.org/2000/svg}"
+    assert board.findtext(f"{namespace}title") == "Plain: <a & b>"
+    coins = [g for g in board.iter(f"{namespace}g") if g.get("class") == "coin"]
+    titles = [coin.findtext(f"{namespace}title") for coin in coins]
+    assert titles == [
+        "coin 1: 3, taken by second",
+        "coin 2: 9",
+        "coin 3: 1",
+        "coin 4: 2, taken by first",
+    ]
 
 
 def test_clock_runs_out(referee: Referee, clock: Clock) -> None:
@@ -233,3 +259,53 @@ def test_two_referees_on_one_store_never_write_a_move_twice(tmp_path: Path, cloc
     refused("turn", first.play, game, 0, move(1, "L"))
     second.play(game, 1, move(1, "R"))
     assert [e["move"] for e in first.events(game) if e["type"] == "move"] == ["L", "R"]
+
+
+def test_a_store_hears_the_events_another_process_stored(tmp_path: Path) -> None:
+    """Two stores on one folder stand for two processes: each subscriber hears the other's
+    events (through the feed, when SQLite's data_version moves) and its own store's events
+    once (announced by the append, never again by the feed)."""
+    import queue
+
+    from coinrow.online.room import created_event
+
+    one = SqliteStore(tmp_path, poll_seconds=0.01)
+    two = SqliteStore(tmp_path, poll_seconds=0.01)
+    heard: queue.Queue[dict[str, Any]] = queue.Queue()
+    try:
+        one.create(created_event("g", [1, 2, 3], at=0.0), {"status": "waiting"}, "a")
+        two.subscribe("g", heard.put)
+        assert one.append("g", {"seq": 1, "type": "said", "at": 1.0}, {"status": "waiting"})
+        assert heard.get(timeout=5)["seq"] == 1
+        assert two.append("g", {"seq": 2, "type": "said", "at": 2.0}, {"status": "waiting"})
+        assert one.append("g", {"seq": 3, "type": "said", "at": 3.0}, {"status": "waiting"})
+        assert [heard.get(timeout=5)["seq"] for _ in range(2)] == [2, 3]
+        two.append("g", {"seq": 4, "type": "said", "at": 4.0}, {"status": "waiting"})
+        assert heard.get(timeout=5)["seq"] == 4
+        one.append("g", {"seq": 5, "type": "said", "at": 5.0}, {"status": "waiting"})
+        assert heard.get(timeout=5)["seq"] == 5  # after the feed's rows of seq 4: not again
+        assert heard.empty()
+    finally:
+        one.close()
+        two.close()
+
+
+def test_a_failing_subscriber_disturbs_neither_the_move_nor_the_others(tmp_path: Path) -> None:
+    """A socket whose event loop is closing fails when it is handed an event: the move is
+    stored and acknowledged all the same, and every other subscriber hears it."""
+    from coinrow.online.room import created_event
+
+    store = SqliteStore(tmp_path)
+    heard: list[int] = []
+
+    def closing(event: dict[str, Any]) -> None:
+        raise RuntimeError("Event loop is closed")
+
+    try:
+        store.create(created_event("g", [1, 2, 3], at=0.0), {"status": "waiting"}, "a")
+        store.subscribe("g", closing)
+        store.subscribe("g", lambda event: heard.append(event["seq"]))
+        assert store.append("g", {"seq": 1, "type": "said", "at": 1.0}, {"status": "waiting"})
+        assert heard == [1] and store.length("g") == 2
+    finally:
+        store.close()

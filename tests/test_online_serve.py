@@ -57,6 +57,7 @@ class Process:
         if self.popen.poll() is None:
             os.killpg(self.popen.pid, signal.SIGKILL)
         self.popen.wait(timeout=10)
+        self.log.close()
 
     def stop(self) -> None:
         if self.popen.poll() is None:
@@ -194,11 +195,15 @@ def play(mover: Client, other: Client, number: int) -> None:
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     folder = tmp_path_factory.mktemp("online-serve")
-    # a short header timer: a WebSocket must outlive it (test_a_quiet_socket_stays_open)
-    env = {"COINROW_WEB_HEADER_SECONDS": "1"}
-    started = Server(["--data-dir", str(folder / "games")], folder / "serve.log", env)
+    # a short header timer: a WebSocket must outlive it (test_a_quiet_socket_stays_open);
+    # the quiet sockets' safety net far off: every event must arrive by announcement
+    started = Server(["--data-dir", str(folder / "games")], folder / "serve.log", SHARED_ENV)
     yield started
     started.stop()
+
+
+#: The module server's settings (and its second process's, sharing its folder).
+SHARED_ENV = {"COINROW_WEB_HEADER_SECONDS": "1", "COINROW_ONLINE_CATCH_UP_SECONDS": "600"}
 
 
 def test_serve_reports_its_store(server: Server) -> None:
@@ -252,6 +257,48 @@ def test_hostile_clients_are_refused_and_disturb_nobody(server: Server) -> None:
     assert state["line"] == LINE[:2] and state["status"] == "playing"
     for client in (first, second, calm0, calm1, forged, watcher, flooder):
         client.close()
+
+
+def handshake(server: Server, path: str, host: str, origin: str | None) -> int:
+    """The HTTP status a WebSocket handshake gets with these ``Host`` and ``Origin``
+    headers (written by hand: a client library fills them in itself)."""
+    lines = [
+        f"GET {path} HTTP/1.1",
+        f"Host: {host}",
+        "Upgrade: websocket",
+        "Connection: Upgrade",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        "Sec-WebSocket-Version: 13",
+        *([f"Origin: {origin}"] if origin is not None else []),
+    ]
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as raw:
+        raw.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        status_line = raw.makefile("rb").readline().decode()
+    return int(status_line.split()[1])
+
+
+def test_socket_handshakes_are_host_and_origin_checked(server: Server) -> None:
+    """A socket is checked as every request is: a forged ``Host`` (DNS rebinding) or a page
+    of another site (its ``Origin``) is refused before the game is touched."""
+    game, _, _ = server.game()
+    path = f"/api/online/games/{game}/ws"
+    here = f"127.0.0.1:{server.port}"
+    for host, origin in [
+        ("evil.example", None),
+        (f"evil.example:{server.port}", f"http://evil.example:{server.port}"),
+        (here, "http://evil.example"),
+        (here, f"http://localhost:{server.port}"),  # an allowed host, but another site
+        (here, "http://127.0.0.1:1"),  # another port of this machine
+        (here, "null"),
+    ]:
+        assert handshake(server, path, host, origin) == 403, (host, origin)
+    for host, origin in [
+        (here, f"http://{here}"),
+        (here, f"https://{here}"),  # behind a TLS proxy
+        (f"localhost:{server.port}", f"http://localhost:{server.port}"),
+        (here, None),  # not a browser
+    ]:
+        assert handshake(server, path, host, origin) == 101, (host, origin)
 
 
 def test_a_quiet_socket_outlives_the_http_header_timer(server: Server) -> None:
@@ -361,6 +408,37 @@ def test_sigkill_mid_game_loses_and_duplicates_no_move(tmp_path: Path) -> None:
         assert room.result is not None and room.result["reason"] == "finished"
         assert room.game.totals == Game(COINS, LINE).totals
     store.close()
+
+
+def test_two_processes_on_one_sqlite_folder_share_a_game_at_once(
+    server: Server, tmp_path: Path
+) -> None:
+    """A second ``coinrow serve`` process on the module server's data folder (as
+    ``--workers 2`` runs): each player's socket is on another process, and each move reaches
+    the other player and a spectator through the store's feed, not the quiet socket's
+    safety-net check (set to 10 minutes here, so a move that waited for it would time the
+    client out)."""
+    folder = Path(server.popen.args[server.popen.args.index("--data-dir") + 1])
+    two = Server(["--data-dir", str(folder)], tmp_path / "two.log", SHARED_ENV)
+    try:
+        game, token0, token1 = server.game()
+        first, second = Client(server, game, token0), Client(two, game, token1)
+        watcher = Client(two, game, None)
+        for number in range(len(LINE)):
+            mover, other = (first, second) if number % 2 == 0 else (second, first)
+            play(mover, other, number)
+        while (len(LINE) - 1, LINE[-1]) not in watcher.moves_seen():
+            watcher.next()
+        assert watcher.moves_seen() == list(enumerate(LINE))
+        for client in (first, second, watcher):
+            client.close()
+    finally:
+        two.stop()
+    store = SqliteStore(folder)
+    events = store.events(game)
+    store.close()
+    assert [e["seq"] for e in events] == list(range(len(events)))
+    assert stored_moves(events) == list(enumerate(LINE))
 
 
 @pytest.fixture

@@ -45,6 +45,12 @@ class OnlineLimits:
     #: Seconds between the sweeps that check clocks (idle, abandoned and freed seats are
     #: checked every ten sweeps).
     sweep_seconds: float = 1.0
+    #: Seconds between a SQLite store's looks for events other processes stored (a read of
+    #: SQLite's data_version; the events are read only when it changed).
+    poll_seconds: float = 0.05
+    #: Seconds after which a quiet socket compares its game's log with what it sent (a
+    #: safety net: events reach sockets by announcement, within a process or across them).
+    catch_up_seconds: float = 5.0
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> OnlineLimits:

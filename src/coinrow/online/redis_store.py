@@ -69,6 +69,7 @@ class RedisStore:
         except ImportError:
             raise MissingExtraError("a Redis store needs the redis package", "redis") from None
         self.where = f"Redis at {url} (a stream per game)"
+        self.remote = True
         self._redis = redis.Redis.from_url(url, decode_responses=True, socket_timeout=10)
         self._redis.ping()  # fail at start, in one line, when Redis is not there
         self._append = self._redis.register_script(_APPEND)
@@ -142,6 +143,12 @@ class RedisStore:
 
     def touch(self, game_id: str, seat: int, when: float) -> None:
         self._redis.hset(f"{_PREFIX}seen:{game_id}", str(seat), when)
+
+    def touch_many(self, seats: list[tuple[str, int]], when: float) -> None:
+        with self._redis.pipeline(transaction=False) as pipe:
+            for game_id, seat in seats:
+                pipe.hset(f"{_PREFIX}seen:{game_id}", str(seat), when)
+            pipe.execute()
 
     def last_seen(self, game_id: str) -> dict[int, float]:
         seen = self._redis.hgetall(f"{_PREFIX}seen:{game_id}")

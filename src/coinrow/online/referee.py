@@ -10,10 +10,13 @@ checks the request again.
 
 from __future__ import annotations
 
+import functools
 import secrets
+import threading
 import time
+import zlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from ..numbers import json_value
 from ..rules import Rules
@@ -23,6 +26,29 @@ from .store import Store
 
 #: Attempts at a compare-and-append before a request is refused as busy.
 ATTEMPTS = 8
+
+#: Locks that the games' requests share (a game's is chosen by its id).
+LOCK_STRIPES = 64
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _locked(
+    method: Callable[Concatenate[Referee, _P], _R],
+) -> Callable[Concatenate[Referee, _P], _R]:
+    """Run a referee's method holding the lock of its game (its first argument, a game's
+    id), or the referee's own lock for a method on no game yet (``create``): requests on
+    one game go one at a time, requests on different games at once (the web app calls the
+    referee from worker threads, so a store's round trip holds up only its own game)."""
+
+    @functools.wraps(method)
+    def run(self: Referee, *args: _P.args, **kwargs: _P.kwargs) -> _R:
+        first = args[0] if args else None
+        with self.lock_of(first) if isinstance(first, str) else self._lock:
+            return method(self, *args, **kwargs)
+
+    return run  # type: ignore[return-value]  # mypy: wraps() with Concatenate
 
 
 def new_game_id() -> str:
@@ -83,8 +109,16 @@ class Referee:
         self.clock = clock
         self._rooms: dict[str, Room] = {}
         self._sweeps = 0
+        self._lock = threading.RLock()  # for requests on no game yet
+        self._stripes = [threading.RLock() for _ in range(LOCK_STRIPES)]
+
+    def lock_of(self, game_id: str) -> threading.RLock:
+        """The lock of a game's requests: one of :data:`LOCK_STRIPES` locks, chosen by the
+        game's id (bounded, whatever the number of games; O(len(game_id)))."""
+        return self._stripes[zlib.crc32(game_id.encode("utf-8", "replace")) % LOCK_STRIPES]
 
     # --- rooms --------------------------------------------------------------------------
+    @_locked
     def room(self, game_id: str, *, fresh: bool = False) -> Room:
         """The game's room, read from the store the first time (``fresh``: brought up to
         date with the store's log) (O(new events))."""
@@ -102,6 +136,19 @@ class Referee:
                 room.apply(event)
         return room
 
+    @_locked
+    def heard(self, game_id: str, event: dict[str, Any]) -> None:
+        """Apply a stored event announced by the store (another process's, through Redis or
+        the SQLite feed) to the room in memory when it is the room's next event, so the room
+        is current without reading the log (O(1) a move); otherwise nothing (the room is
+        read from the log when next needed fresh)."""
+        room = self._rooms.get(game_id)
+        if room is not None and event.get("seq") == room.seq + 1:
+            room.apply(event)
+            if room.status == "over":
+                self._rooms.pop(game_id, None)
+
+    @_locked
     def forget(self, game_id: str) -> None:
         """Drop a room from memory (it is read from the store when next needed; O(1))."""
         self._rooms.pop(game_id, None)
@@ -140,6 +187,7 @@ class Referee:
             made.append(self._commit(game_id, lambda r: _computer_event(r, self.clock())))
 
     # --- what clients ask ---------------------------------------------------------------
+    @_locked
     def create(
         self,
         coins: Sequence[object],
@@ -175,6 +223,7 @@ class Referee:
         self._computer(game_id)
         return self.room(game_id), token
 
+    @_locked
     def join(self, game_id: str, *, seat: int | None = None) -> tuple[int, str]:
         """Take a free seat (the first, or ``seat``): the seat and its new secret token;
         ``full`` when none is free (O(seats))."""
@@ -196,6 +245,7 @@ class Referee:
         self._computer(game_id)
         return event["seat"], token
 
+    @_locked
     def play(
         self, game_id: str, seat: int | None, request: Mapping[str, Any]
     ) -> list[dict[str, Any]]:
@@ -208,6 +258,7 @@ class Referee:
         event = self._commit(game_id, lambda room: room.check(seat, request, now))
         return [event, *self._computer(game_id)]
 
+    @_locked
     def rematch(self, game_id: str, seat: int | None) -> dict[str, Any]:
         """A new game of the same row, rules and clock with every player moved one seat on
         (two players swap), each keeping their token; the old game's ``rematch`` event
@@ -246,9 +297,15 @@ class Referee:
         self._computer(new_id)
         return event
 
+    @_locked
     def seen(self, game_id: str, seat: int) -> None:
         """Note that ``seat``'s player is connected now (O(1))."""
         self.store.touch(game_id, seat, self.clock())
+
+    def seen_many(self, seats: list[tuple[str, int]]) -> None:
+        """Note that each ``(game, seat)``'s player is connected now, in one write
+        (O(seats))."""
+        self.store.touch_many(seats, self.clock())
 
     def events(self, game_id: str, since: int = 0) -> list[dict[str, Any]]:
         """The game's events from ``since`` on, as stored, without token hashes (O(events))."""
@@ -264,27 +321,33 @@ class Referee:
         now = self.clock()
         for game_id, room in list(self._rooms.items()):
             if room.clock is not None and room.flagged(now) is not None:
-                stored.extend(self._try(game_id, lambda r: _timeout(r, now)))
+                with self.lock_of(game_id):
+                    stored.extend(self._try(game_id, lambda r: _timeout(r, now)))
         if self._sweeps % 10:
             return stored
         for game_id in self.store.live_ids():
-            try:
-                room = self.room(game_id, fresh=True)
-            except OnlineError:
-                continue
-            seen = self.store.last_seen(game_id)
-            people = [i for i, s in enumerate(room.seats) if s.strategy is None]
-            latest = max([room.created_at, *(seen.get(i, 0.0) for i in people)])
-            if now - latest > self.limits.abandon_seconds:
-                stored.extend(self._try(game_id, lambda r: _closed(r, "abandoned", now)))
-                continue
-            if now - room.updated_at > self.limits.idle_seconds:
-                stored.extend(self._try(game_id, lambda r: _closed(r, "idle", now)))
-                continue
-            for index in people:
-                away = now - seen.get(index, room.created_at)
-                if not room.seats[index].free and away > self.limits.seat_absence_seconds:
-                    stored.extend(self._try(game_id, lambda r, i=index: _freed(r, i, now)))  # type: ignore[misc]
+            with self.lock_of(game_id):  # game by game: requests go on meanwhile
+                stored.extend(self._sweep_game(game_id, now))
+        return stored
+
+    def _sweep_game(self, game_id: str, now: float) -> list[dict[str, Any]]:
+        """Close the game if abandoned or idle, else free the seats of players away."""
+        stored: list[dict[str, Any]] = []
+        try:
+            room = self.room(game_id, fresh=True)
+        except OnlineError:
+            return stored
+        seen = self.store.last_seen(game_id)
+        people = [i for i, s in enumerate(room.seats) if s.strategy is None]
+        latest = max([room.created_at, *(seen.get(i, 0.0) for i in people)])
+        if now - latest > self.limits.abandon_seconds:
+            return self._try(game_id, lambda r: _closed(r, "abandoned", now))
+        if now - room.updated_at > self.limits.idle_seconds:
+            return self._try(game_id, lambda r: _closed(r, "idle", now))
+        for index in people:
+            away = now - seen.get(index, room.created_at)
+            if not room.seats[index].free and away > self.limits.seat_absence_seconds:
+                stored.extend(self._try(game_id, lambda r, i=index: _freed(r, i, now)))  # type: ignore[misc]
         return stored
 
     def _try(self, game_id: str, make: Callable[[Room], dict[str, Any]]) -> list[dict[str, Any]]:

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+import secrets
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -29,6 +31,17 @@ Listener = Callable[[dict[str, Any]], None]
 
 #: The SQLite file inside the data folder.
 DATABASE = "games.sqlite3"
+
+#: Seconds between a SQLite store's looks at the file for other processes' events.
+POLL_SECONDS = 0.05
+
+#: Rows of the feed (the order in which events were stored, by every process) kept; older
+#: rows are deleted (a process that far behind catches up from the log instead).
+FEED_KEPT = 100_000
+
+#: Seconds between the write-ahead log's checkpoints (made by the watcher thread, not by a
+#: move's commit, so no move waits for the database file to be synced).
+CHECKPOINT_SECONDS = 1.0
 
 
 def address_key(address: str) -> str:
@@ -45,6 +58,8 @@ class Store(Protocol):
 
     #: Where the games are, for people (``coinrow serve`` prints it).
     where: str
+    #: Whether the store is reached over the network (its calls wait for round trips).
+    remote: bool
 
     def create(self, event: dict[str, Any], summary: dict[str, Any], address: str) -> None:
         """Store a new game's ``created`` event and summary (its id must be new)."""
@@ -70,6 +85,9 @@ class Store(Protocol):
 
     def touch(self, game_id: str, seat: int, when: float) -> None:
         """Note that ``seat``'s player was connected at ``when``."""
+
+    def touch_many(self, seats: list[tuple[str, int]], when: float) -> None:
+        """Note that each ``(game, seat)``'s player was connected at ``when`` (one write)."""
 
     def last_seen(self, game_id: str) -> dict[int, float]:
         """When each seat's player was last connected (seats never seen are absent)."""
@@ -103,11 +121,18 @@ class Announcer:
 
         return unsubscribe
 
+    def listens(self, game_id: str) -> bool:
+        """Whether the game has a subscriber in this process (O(1))."""
+        return game_id in self._listeners
+
     def announce(self, game_id: str, event: dict[str, Any]) -> None:
         with self._lock:
             listeners = list(self._listeners.get(game_id, ()))
         for listener in listeners:
-            listener(event)
+            try:
+                listener(event)
+            except Exception:  # one socket's failure (its loop closing) is its own
+                continue
 
     def subscribed(self) -> int:
         """Listeners in all (O(games))."""
@@ -132,6 +157,12 @@ CREATE TABLE IF NOT EXISTS events (
     body TEXT NOT NULL,
     PRIMARY KEY (game, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS feed (
+    n INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    origin TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS seen (
     game TEXT NOT NULL,
     seat INTEGER NOT NULL,
@@ -149,6 +180,14 @@ class SqliteStore:
     write-ahead log is on disk); ``durable=True`` (``synchronous=FULL``) also survives a
     power cut, at one fsync a move.
 
+    Several processes may share the file (several server processes, or two servers on
+    one data folder): each append also writes a row of the ``feed`` table, and the
+    store's watcher thread looks every ``poll_seconds`` at SQLite's
+    ``PRAGMA data_version`` (which changes when another connection commits: a read of
+    shared memory, no query) and only then reads the feed's new rows, announcing other
+    processes' events to this process's subscribers. The same thread checkpoints the
+    write-ahead log every :data:`CHECKPOINT_SECONDS` (a move's commit never does).
+
     >>> import tempfile
     >>> store = SqliteStore(tempfile.mkdtemp())
     >>> store.create({"seq": 0, "type": "created", "game": "g", "at": 0.0}, {"status": "waiting"}, "a")
@@ -161,11 +200,14 @@ class SqliteStore:
     >>> store.close()
     """  # noqa: E501
 
-    def __init__(self, data_dir: str | Path, *, durable: bool = False) -> None:
+    def __init__(
+        self, data_dir: str | Path, *, durable: bool = False, poll_seconds: float = POLL_SECONDS
+    ) -> None:
         folder = Path(data_dir)
         folder.mkdir(parents=True, exist_ok=True)
         self.path = folder / DATABASE
         self.where = f"{self.path} (SQLite, write-ahead log)"
+        self.remote = False
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
@@ -173,6 +215,64 @@ class SqliteStore:
         self._db.executescript(_SCHEMA)
         self._lock = threading.Lock()
         self._announcer = Announcer()
+        self._origin = secrets.token_hex(8)  # this store's rows of the feed
+        self._appends = 0
+        self.poll_seconds = poll_seconds
+        self._closed = threading.Event()
+        self._watcher: threading.Thread | None = None
+        self._start_watcher()
+
+    def _start_watcher(self) -> None:
+        """The watcher thread (see the class's doc); the writer leaves checkpoints to it.
+        Where the feed stands is read here, before any subscriber: every event stored after
+        the store was opened is heard."""
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+        reader = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        reader.execute("PRAGMA busy_timeout=5000")
+        (version,) = reader.execute("PRAGMA data_version").fetchone()
+        (fed,) = reader.execute("SELECT coalesce(max(n), 0) FROM feed").fetchone()
+        self._watcher = threading.Thread(
+            target=self._watch, args=(reader, fed, version), name="coinrow-sqlite", daemon=True
+        )
+        self._watcher.start()
+
+    def _watch(self, reader: sqlite3.Connection, fed: int, version: int) -> None:
+        checkpointed, appends = 0.0, self._appends
+        try:
+            while not self._closed.wait(self.poll_seconds):
+                try:
+                    (now,) = reader.execute("PRAGMA data_version").fetchone()
+                    if now != version:
+                        fed = self._deliver(reader, fed)
+                        version = now  # after the delivery: a failed one is tried again
+                    clock = time.monotonic()
+                    if self._appends != appends and clock - checkpointed >= CHECKPOINT_SECONDS:
+                        checkpointed, appends = clock, self._appends
+                        reader.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except Exception:  # a busy file or a listener's failure: the next look retries
+                    if self._closed.is_set():
+                        return
+        finally:
+            reader.close()
+
+    def _deliver(self, reader: sqlite3.Connection, fed: int) -> int:
+        """Announce the events other processes stored after feed row ``fed`` to this
+        process's subscribers; the last row read (O(rows new))."""
+        while True:
+            rows = reader.execute(
+                "SELECT n, game, seq, origin FROM feed WHERE n > ? ORDER BY n LIMIT 1000", (fed,)
+            ).fetchall()
+            for n, game_id, seq, origin in rows:
+                fed = n
+                if origin == self._origin or not self._announcer.listens(game_id):
+                    continue
+                found = reader.execute(
+                    "SELECT body FROM events WHERE game = ? AND seq = ?", (game_id, seq)
+                ).fetchone()
+                if found is not None:
+                    self._announcer.announce(game_id, json.loads(found[0]))
+            if len(rows) < 1000:
+                return fed
 
     def create(self, event: dict[str, Any], summary: dict[str, Any], address: str) -> None:
         game_id = event["game"]
@@ -216,6 +316,15 @@ class SqliteStore:
                     "UPDATE games SET updated = ?, status = ?, summary = ? WHERE id = ?",
                     (event["at"], summary["status"], json.dumps(summary), game_id),
                 )
+                self._db.execute(
+                    "INSERT INTO feed (game, seq, origin) VALUES (?, ?, ?)",
+                    (game_id, seq, self._origin),
+                )
+                self._appends += 1
+                if self._appends % 1000 == 0:
+                    self._db.execute(
+                        "DELETE FROM feed WHERE n <= (SELECT max(n) FROM feed) - ?", (FEED_KEPT,)
+                    )
                 self._db.execute("COMMIT")
             except Exception:
                 self._db.execute("ROLLBACK")
@@ -271,6 +380,22 @@ class SqliteStore:
                 (game_id, seat, when),
             )
 
+    def touch_many(self, seats: list[tuple[str, int]], when: float) -> None:
+        if not seats:
+            return
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.executemany(
+                    "INSERT INTO seen VALUES (?, ?, ?) ON CONFLICT (game, seat) DO UPDATE "
+                    "SET at = max(at, excluded.at)",
+                    [(game_id, seat, when) for game_id, seat in seats],
+                )
+                self._db.execute("COMMIT")
+            except Exception:
+                self._db.execute("ROLLBACK")
+                raise
+
     def last_seen(self, game_id: str) -> dict[int, float]:
         with self._lock:
             rows = self._db.execute(
@@ -282,5 +407,8 @@ class SqliteStore:
         return self._announcer.subscribe(game_id, listener)
 
     def close(self) -> None:
+        self._closed.set()
+        if self._watcher is not None and self._watcher is not threading.current_thread():
+            self._watcher.join(timeout=5)
         with self._lock:
             self._db.close()

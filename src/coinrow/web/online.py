@@ -20,17 +20,17 @@ socket, except a flood past :attr:`~coinrow.online.OnlineLimits.flood_close` ref
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import os
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
+import segno
 from annotated_types import Interval
 from fastapi import APIRouter, Query, Request, WebSocket
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
@@ -42,6 +42,8 @@ from ..online.store import SqliteStore, Store
 from ..rules import RULES
 from .models import ErrorResponse
 
+_T = TypeVar("_T")
+
 #: The environment variables ``coinrow serve`` sets for every server process.
 DATA_VARIABLE = "COINROW_ONLINE_DATA"
 REDIS_VARIABLE = "COINROW_ONLINE_REDIS"
@@ -49,9 +51,7 @@ REDIS_VARIABLE = "COINROW_ONLINE_REDIS"
 #: Seconds a socket has to send its ``hello``.
 HELLO_SECONDS = 10.0
 
-#: Seconds between the checks a quiet socket makes against the store's log (an event the
-#: announcement missed is caught up), and between the notes that a seat is connected.
-CATCH_UP_SECONDS = 5.0
+#: Seconds between the notes that the seats with a socket are connected (one write for all).
 SEEN_SECONDS = 20.0
 
 #: Most events a socket may have waiting to be sent before it is closed as too slow.
@@ -104,6 +104,22 @@ ONLINE_RULES = (
 COMPUTER_STRATEGIES = ("optimal", "greedy", "random")
 
 
+def invite_qr(link: str) -> str:
+    """The QR code of an invite link as an SVG image (black on white at any theme, so every
+    camera reads it; error correction M, four modules of quiet zone): O(len(link)^2) in
+    the worst case, a few milliseconds for a game's link.
+
+    >>> svg = invite_qr("https://example.org/game/0123456789ab")
+    >>> svg.startswith("<svg") and "<title>QR code of the invite link</title>" in svg
+    True
+    """
+    code = segno.make(link, error="m", boost_error=False)
+    svg: str = code.svg_inline(
+        scale=4, border=4, dark="#000", light="#fff", title="QR code of the invite link"
+    )
+    return svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1)
+
+
 def default_data_dir() -> Path:
     """Where games are kept without ``COINROW_ONLINE_DATA``: ``$XDG_DATA_HOME/coinrow``
     (``~/.local/share/coinrow``) (O(1))."""
@@ -111,13 +127,16 @@ def default_data_dir() -> Path:
     return Path(base) / "coinrow"
 
 
-def open_store(environ: dict[str, str] | None = None) -> Store:
+def open_store(
+    environ: dict[str, str] | None = None, *, limits: OnlineLimits | None = None
+) -> Store:
     """The store the environment names (see the module's doc) (O(1) plus connecting)."""
     environ = dict(os.environ) if environ is None else environ
     url = environ.get(REDIS_VARIABLE)
     if url:
         return RedisStore(url)
-    return SqliteStore(environ.get(DATA_VARIABLE) or default_data_dir())
+    poll = (limits or OnlineLimits()).poll_seconds
+    return SqliteStore(environ.get(DATA_VARIABLE) or default_data_dir(), poll_seconds=poll)
 
 
 class _Strict(BaseModel):
@@ -175,6 +194,10 @@ class Online:
         self.sockets: dict[str, int] = {}  # by address
         self.spectators: dict[str, int] = {}  # by game
         self.seated: dict[tuple[str, int], int] = {}  # (game, seat): sockets
+        #: Seats whose player came or left since the last sweep: noted as seen before the
+        #: sweep looks for absent players (one write for all; a thousand players leaving or
+        #: coming back at once is not a thousand writes on the event loop).
+        self.to_note: set[tuple[str, int]] = set()
         self._sweeper: asyncio.Task[None] | None = None
         #: The last event frame of each game (and board choice), sent to every socket of
         #: the game instead of being built for each.
@@ -190,7 +213,7 @@ class Online:
         frame = {
             "type": "event",
             "event": public(event),
-            "state": self.state(game_id, board=board, seq=event["seq"]),
+            "state": self.state(game_id, board=board, event=event),
         }
         text = json.dumps(frame, separators=(",", ":"))
         if len(self._frames) >= 2 * self.limits.sockets_total:
@@ -201,32 +224,52 @@ class Online:
     @property
     def referee(self) -> Referee:
         if self._referee is None:
-            self._referee = Referee(open_store(), self.limits)
+            self._referee = Referee(open_store(limits=self.limits), self.limits)
         return self._referee
+
+    async def run(self, work: Callable[..., _T], /, *args: Any, **kwargs: Any) -> _T:
+        """Do a piece of the referee's work: in a worker thread when the store is reached
+        over the network (Redis: a round trip must not hold up the event loop), else here
+        (SQLite's commit takes a fraction of a millisecond, less than a thread's hand-over,
+        which on a busy machine waits for the scheduler twice)."""
+        if self.referee.store.remote:
+            return await asyncio.to_thread(work, *args, **kwargs)
+        return work(*args, **kwargs)
 
     def start_sweeper(self) -> None:
         if self._sweeper is None or self._sweeper.done():
             self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
 
     async def _sweep(self) -> None:
+        """Sweep and note the connected seats in a worker thread: the event loop goes on
+        sending moves meanwhile (the referee takes its lock game by game)."""
         last_seen = 0.0
         while True:
             await asyncio.sleep(self.limits.sweep_seconds)
             try:
-                self.referee.sweep()
+                seats, self.to_note = self.to_note, set()
                 if time.monotonic() - last_seen > SEEN_SECONDS:
                     last_seen = time.monotonic()
-                    for game_id, seat in list(self.seated):
-                        self.referee.seen(game_id, seat)
+                    seats |= set(self.seated)
+                if seats:
+                    await asyncio.to_thread(self.referee.seen_many, sorted(seats))
+                await asyncio.to_thread(self.referee.sweep)
             except Exception:  # a failed sweep must not end the next ones
                 await asyncio.sleep(self.limits.sweep_seconds)
 
-    def state(self, game_id: str, *, board: bool, seq: int | None = None) -> dict[str, Any]:
-        """The game's state for clients; read from the store unless the room in memory has
-        event ``seq`` already (O(events read))."""
-        room = self.referee.room(game_id)
-        if seq is None or room.seq < seq:
+    def state(
+        self, game_id: str, *, board: bool, event: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The game's state for clients: after ``event`` (the room in memory brought to it
+        by the event itself when it is the next one, else from the store's log), or as the
+        store has it now (O(events read))."""
+        if event is None:
             room = self.referee.room(game_id, fresh=True)
+        else:
+            self.referee.heard(game_id, event)
+            room = self.referee.room(game_id)
+            if room.seq < event["seq"]:
+                room = self.referee.room(game_id, fresh=True)
         data = room.to_dict(self.referee.clock())
         if board:
             data["board"] = board_svg(room.game, title=f"{room.rules.title}: {room.game_id}")
@@ -282,6 +325,7 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
                 "seat": body.seat,
                 "token": token,
                 "invite": f"/game/{room.game_id}",
+                "invite_qr": f"/api/online/games/{room.game_id}/invite.svg",
                 "socket": f"/api/online/games/{room.game_id}/ws",
                 "state": state,
             },
@@ -355,6 +399,29 @@ def router(limits: OnlineLimits | None = None) -> APIRouter:
             return refusal(OnlineError("playing", "the review opens when the game is over"))
         analysis = analyze(room.coins, room.game.moves, rules=room.rules).to_dict()
         return JSONResponse({"game": game_id, "result": room.result, "analysis": analysis})
+
+    @api.get(
+        "/api/online/games/{game_id}/invite.svg",
+        summary="The invite link's QR code",
+        responses={
+            **ERRORS,
+            200: {"content": {"image/svg+xml": {}}, "description": "The QR code (SVG)"},
+        },
+    )
+    def invite_svg(game_id: str, request: Request) -> Response:
+        """The QR code of the game's public link (``/game/ID`` on the host the request was
+        sent to, which the host check allows): a phone's camera opens the game. It holds
+        no seat token. O(1) plus the code's drawing."""
+        try:
+            online.referee.room(game_id)
+        except OnlineError as error:
+            return refusal(error)
+        link = f"{request.base_url}game/{game_id}"
+        return Response(
+            invite_qr(link),
+            media_type="image/svg+xml",
+            headers={"cache-control": "public, max-age=3600"},
+        )
 
     @api.get("/game/{game_id}", include_in_schema=False)
     def game_page(game_id: str) -> HTMLResponse:
@@ -431,8 +498,7 @@ class Connection:
             online.seated[key] -= 1
             if not online.seated[key]:
                 del online.seated[key]
-            with contextlib.suppress(Exception):  # the store may be gone while shutting down
-                self.referee.seen(self.game_id, self.seat)
+                online.to_note.add(key)  # noted as seen at the next sweep
 
     async def _refuse_and_close(self, code: str, detail: str, close: int) -> None:
         await self._send(error_frame(code, detail))
@@ -516,7 +582,7 @@ class Connection:
                 break
             await self._send(error_frame("hello", "say hello first (with your token, if any)"))
         try:
-            room = self.referee.room(self.game_id, fresh=True)
+            room = await self.online.run(self.referee.room, self.game_id, fresh=True)
         except OnlineError as error:
             await self._refuse_and_close(error.code, str(error), 4404)
             return False
@@ -536,10 +602,10 @@ class Connection:
         else:
             key = (self.game_id, self.seat)
             self.online.seated[key] = self.online.seated.get(key, 0) + 1
-            self.referee.seen(self.game_id, self.seat)
+            self.online.to_note.add(key)  # noted as seen at the next sweep
         if isinstance(since, bool) or not isinstance(since, int) or since < 0:
             since = 0
-        events = self.referee.events(self.game_id, since)
+        events = await self.online.run(self.referee.events, self.game_id, since)
         self.sent = events[-1]["seq"] if events else since - 1
         await self._send(
             {
@@ -548,7 +614,7 @@ class Connection:
                 "seat": self.seat,
                 "presets": list(PRESETS),
                 "events": events,
-                "state": self.online.state(self.game_id, board=self.board),
+                "state": await self.online.run(self.online.state, self.game_id, board=self.board),
             }
         )
         return True
@@ -558,7 +624,8 @@ class Connection:
 
     async def _catch_up(self) -> None:
         """Send every stored event after the last one sent (O(events missed))."""
-        for event in self.referee.events(self.game_id, self.sent + 1):
+        missed = await self.online.run(self.referee.events, self.game_id, self.sent + 1)
+        for event in missed:
             await self._send_event(event)
 
     async def _send_event(self, event: dict[str, Any]) -> None:
@@ -572,9 +639,10 @@ class Connection:
     async def _write(self) -> None:
         while True:
             try:
-                event = await asyncio.wait_for(self.queue.get(), CATCH_UP_SECONDS)
+                event = await asyncio.wait_for(self.queue.get(), self.limits.catch_up_seconds)
             except TimeoutError:
-                if self.referee.store.length(self.game_id) - 1 > self.sent:
+                stored = await self.online.run(self.referee.store.length, self.game_id)
+                if stored - 1 > self.sent:
                     await self._catch_up()  # an announcement was missed
                 continue
             if self.queue.qsize() > QUEUE_EVENTS:
@@ -603,7 +671,9 @@ class Connection:
                 )
                 continue
             try:
-                events = self.referee.play(self.game_id, self.seat, frame)
+                # with a store across the network, in a worker thread: its round trip holds
+                # up only this game (the referee locks game by game), never the event loop
+                events = await self.online.run(self.referee.play, self.game_id, self.seat, frame)
             except OnlineError as error:
                 await self._send(error_frame(error.code, str(error), **error.details))
                 continue

@@ -124,6 +124,9 @@ function render(next) {
   $("rules-line").textContent = `${state.rules_title} (${state.rules}), ${state.coins.length} coins`;
   $("status").textContent = statusText();
   $("invite-link").value = new URL(`../game/${state.game}`, location.href).href;
+  const qr = new URL(`games/${state.game}/invite.svg`, apiBase).href;
+  if ($("invite-qr").src !== qr) $("invite-qr").src = qr; // the server draws it
+  $("invite").hidden = state.status === "over"; // an archived game invites nobody
   $("board").innerHTML = state.board;
   $("line").textContent = state.line || "none yet";
   const moves = $("moves");
