@@ -120,6 +120,38 @@ def test_a_take_two_game_with_hints_undo_redo_review_and_link(app_page: Any, liv
 
 
 @browser_only
+def test_each_move_is_one_api_call(app_page: Any, live_url: str) -> None:
+    """A move, the computer's answer, the review, the evaluation and the picture come back in
+    one ``POST /api/play`` (six calls a move before the single Play view); counted from the
+    browser's own requests over three moves, under the plain game and take:2."""
+    page, row = app_page, [4, 9, 1, 7, 2, 8, 6, 3, 5, 10, 2, 6, 1, 9]
+    calls: list[str] = []
+    page.on(
+        "request",
+        lambda request: (
+            calls.append(f"{request.method} {request.url.split('/', 3)[3]}")
+            if "/api/" in request.url
+            else None
+        ),
+    )
+    for rules in ("plain", "take%3A2"):
+        address = "#play?coins=" + "%20".join(map(str, row)) + f"&rules={rules}"
+        page.goto("about:blank")  # a new page load: no game of this page is discarded
+        page.goto(live_url + address + "&opponent=greedy&seat=first")
+        assert state(page) == "your-turn"
+        for move in range(3):
+            calls.clear()
+            page.locator("#play-choices button").first.click()
+            wait_js(
+                page,
+                "document.querySelectorAll('#play-moves button[data-ply]').length"
+                f" > {2 * move + 2}",
+            )
+            assert state(page) == "your-turn"
+            assert calls == ["POST api/play"], (rules, move, calls)
+
+
+@browser_only
 def test_the_pizza_on_the_librarys_ring_and_three_players(app_page: Any, live_url: str) -> None:
     page, row = app_page, [3, 1, 4, 1, 5, 9]
     page.goto(live_url + "#play?coins=" + "%20".join(map(str, row)) + "&rules=circular&seat=0")
