@@ -81,7 +81,8 @@ def test_table_is_the_library_json(rules: str) -> None:
         assert "svg" in data and data["cells"][0]["value"] == Table(row).value_of(0, 5)
         return
     table = Table(row, rules=rules)
-    assert data.pop("svg") == str(variant_triangle(table))  # the library's own picture
+    # the library's own picture, with the labels and arrows Explore shows on demand
+    assert data.pop("svg") == str(variant_triangle(table, on_demand=True))
     assert data == table.to_dict()
 
 
@@ -91,7 +92,7 @@ def test_both_ends_table_keeps_the_plain_picture_options() -> None:
         "table", {"coins": row, "rules": "both-ends", "view": "margin", "highlight": "best"}
     )
     table = Table(row, rules="both-ends")
-    assert data.pop("svg") == str(variant_triangle(table, highlight="best"))
+    assert data.pop("svg") == str(variant_triangle(table, highlight="best", on_demand=True))
     assert data == table.to_dict()
     response = client.post("/api/table", json={"coins": row, "rules": "misere", "view": "x"})
     assert response.status_code == 422
