@@ -308,7 +308,8 @@ def test_batch_grades_twenty_submissions(tmp_path: Path) -> None:
     seconds = time.monotonic() - start
     assert code == 0
     assert seconds < 60  # stated in docs/check.md: 20 submissions at --budget 1.5 in under a minute
-    rows = list(csv.DictReader((out / "grades.csv").open()))
+    with (out / "grades.csv").open(newline="") as grades:
+        rows = list(csv.DictReader(grades))
     assert len(rows) == 20
     names = [
         "Implementation - Memoization (recursive, calls grow polynomially)",

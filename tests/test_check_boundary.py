@@ -410,7 +410,8 @@ def test_every_submission_gets_a_distinct_escaped_name_and_no_formula(tmp_path: 
     rubric.write_text('[[item]]\ncheck = "correct"\nmarks = 1\n')
     out = tmp_path / "out"
     assert _batch(subs, rubric, out) == 0
-    rows = list(csv.DictReader((out / "grades.csv").open()))
+    with (out / "grades.csv").open(newline="") as grades:
+        rows = list(csv.DictReader(grades))
     students = [row["student"] for row in rows]
     assert len(set(students)) == len(students) == 9
     assert set(students) == {
