@@ -237,7 +237,7 @@ def _greedy_under_rules(position: Position) -> str:
 
 
 def _parity_sums(coins: Sequence[Value]) -> tuple[Value, Value]:
-    zero = zero_like(list(coins))
+    zero = zero_like(coins)  # O(1): the first coin tells the family
     with exact_arithmetic():
         return sum(coins[0::2], zero), sum(coins[1::2], zero)
 
