@@ -233,8 +233,16 @@ def test_json_keys_and_html() -> None:
     ],
 )
 def test_growth_is_named(name: str, growth: str) -> None:
-    result = check(str(GALLERY / f"{name}.py"), budget=3, time_limit=1, max_length=3, max_n=1000)
-    assert result.passed
+    # A second check only when the first names another growth: on a shared host a burst of
+    # slowness at the largest sizes has bent the O(n) fit to n log n (slope 1.14) twice in
+    # CI; a program that really grows otherwise is named so both times.
+    for _ in range(2):
+        result = check(
+            str(GALLERY / f"{name}.py"), budget=3, time_limit=1, max_length=3, max_n=1000
+        )
+        assert result.passed
+        if result.growth is not None and result.growth.growth == growth:
+            break
     assert result.growth is not None and result.growth.growth == growth, result.growth
 
 
