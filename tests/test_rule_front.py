@@ -28,9 +28,9 @@ def rows(alphabet: tuple[int, ...], longest: int) -> itertools.chain[tuple[int, 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_front_agrees_with_the_oracle_on_every_small_row(k: int) -> None:
-    rules = Rules.parse(f"front:{k}")
+    rules, search = Rules.parse(f"front:{k}"), oracle.Front(k)
     for coins in rows((-1, 0, 2), 8):
-        best, firsts = oracle.front(coins, k)
+        best, firsts = search(coins)
         solved = solve(coins, rules=rules)
         assert solved.objective == best, coins
         assert set(solved.first_moves) == {m for m, v in firsts.items() if v == best}
@@ -38,7 +38,7 @@ def test_front_agrees_with_the_oracle_on_every_small_row(k: int) -> None:
         # every move of the line is optimal where it is played
         gone = 0
         for move in solved.moves:
-            sub_best, sub_firsts = oracle.front(coins[gone:], k)
+            sub_best, sub_firsts = search(coins[gone:])
             assert sub_firsts[move] == sub_best, (coins, move)
             gone += int(move[1:])
 

@@ -49,16 +49,16 @@ def optimal_set(firsts: dict[str, Any], best: Any) -> set[str]:
 @pytest.mark.parametrize("text", list(INTERVAL))
 def test_best_play_through_the_model_reaches_the_oracle_values(text: str) -> None:
     kind, take, alphabet, longest = INTERVAL[text]
-    rules = Rules.parse(text)
+    rules, search = Rules.parse(text), oracle.TwoPlayer(kind, take)
     for row in rows(alphabet, longest):
         values = PlayValues(row, rules)
         game = Game(row, rules=rules)
-        best, _ = oracle.two_player(row, kind, take)
+        best, _ = search(row)
         start_totals = game.best_totals(values=values)
         assert objective(rules, start_totals, 0) == best, row
         while not game.position.is_over:
             position = game.position
-            sub_best, firsts = oracle.two_player(position.remaining, kind, take)
+            sub_best, firsts = search(position.remaining)
             moves = position.best_moves(values=values)
             assert set(moves) == optimal_set(firsts, sub_best), (row, game.line)
             assert set(moves) <= set(position.legal_moves())
@@ -74,7 +74,7 @@ def test_best_play_through_the_model_reaches_the_oracle_values(text: str) -> Non
 
 
 def test_the_pizza_through_the_model() -> None:
-    rules = Rules.parse("circular")
+    rules, line = Rules.parse("circular"), oracle.TwoPlayer("plain")
     for row in rows(SIGNED, 7):
         values = PlayValues(row, rules)
         game = Game(row, rules=rules)
@@ -84,7 +84,7 @@ def test_the_pizza_through_the_model() -> None:
         assert totals[0] - totals[1] == best
         game.push(game.best_moves(values=values)[0])
         while not game.position.is_over:
-            sub_best, sub_firsts = oracle.two_player(game.position.remaining, "plain")
+            sub_best, sub_firsts = line(game.position.remaining)
             moves = game.best_moves(values=values)
             assert set(moves) == optimal_set(sub_firsts, sub_best), (row, game.line)
             game.push(moves[0])
@@ -111,15 +111,15 @@ def test_best_reply_through_the_model() -> None:
 
 @pytest.mark.parametrize(("p", "tie"), [(3, "left"), (3, "spite"), (4, "right")])
 def test_players_through_the_model(p: int, tie: str) -> None:
-    rules = Rules.parse(f"players:{p}:{tie}")
+    rules, search = Rules.parse(f"players:{p}:{tie}"), oracle.Players(p, tie)
     for row in rows(SMALL, 7):
         values = PlayValues(row, rules)
         game = Game(row, rules=rules)
-        expected = oracle.players(row, p, tie)
+        expected = search(row)
         assert game.best_totals(values=values) == expected
         while not game.position.is_over:
             position = game.position
-            ahead = oracle.players(position.remaining, p, tie)  # the mover first
+            ahead = search(position.remaining)  # the mover first
             mover = position.seat
             assert game.best_totals(values=values)[mover] - game.totals[mover] == ahead[0]
             game.push(game.best_moves(values=values)[0])

@@ -45,19 +45,25 @@ def random_rows(
         yield [rng.randint(low, high) for _ in range(rng.randint(1, longest))]
 
 
-def check_two_player(coins: Sequence[Any], text: str) -> None:
+def search_of(text: str) -> oracle.TwoPlayer:
+    """The oracle's search of the rules ``text``, to share between the rows of one test."""
+    kind, take = INTERVAL[text]
+    return oracle.TwoPlayer(kind, take)
+
+
+def check_two_player(coins: Sequence[Any], text: str, search: oracle.TwoPlayer) -> None:
     """Objective, first moves, and a line that is optimal at every step, as the oracle says."""
     rules = Rules.parse(text)
-    kind, take = INTERVAL[text]
+    kind = search.kind
     result = v.interval_solve(coins, rules)
-    best, firsts = oracle.two_player(coins, kind, take)
+    best, firsts = search(coins)
     assert result.objective == best, (coins, text)
     assert set(result.first_moves) == {m for m, value in firsts.items() if value == best}
     assert result.totals == v.replay(coins, rules, result.moves)
     # each move of the line is optimal in the subgame it is played in
     lo, hi, sign, objective = 0, len(coins) - 1, 1, best
     for move in result.moves:
-        sub_best, sub_firsts = oracle.two_player(coins[lo : hi + 1], kind, take)
+        sub_best, sub_firsts = search(coins[lo : hi + 1])
         assert sub_firsts[move] == sub_best
         side, count = rules.side_count(move)
         lo, hi = v.advance(lo, hi, side, count)
@@ -74,15 +80,14 @@ def check_two_player(coins: Sequence[Any], text: str) -> None:
 @pytest.mark.parametrize("text", sorted(INTERVAL))
 def test_interval_variants_agree_with_the_oracle_on_every_small_row(text: str) -> None:
     alphabet = SMALL if text in ("plain", "both-ends") else SIGNED
+    search, rules = search_of(text), Rules.parse(text)
     for coins in rows(alphabet, 5):
-        check_two_player(coins, text)
-    for coins in rows(alphabet, 9):  # every row up to 9 coins (issue 16)
+        check_two_player(coins, text, search)
+    for coins in rows(alphabet, 9):  # every row up to 9 coins
         if len(coins) <= 5:
             continue
-        rules = Rules.parse(text)
-        kind, take = INTERVAL[text]
         result = v.interval_solve(coins, rules)
-        best, firsts = oracle.two_player(coins, kind, take)
+        best, firsts = search(coins)
         assert (result.objective, set(result.first_moves)) == (
             best,
             {m for m, value in firsts.items() if value == best},
@@ -91,10 +96,11 @@ def test_interval_variants_agree_with_the_oracle_on_every_small_row(text: str) -
 
 @pytest.mark.parametrize("text", sorted(INTERVAL))
 def test_interval_variants_agree_with_the_oracle_on_random_rows(text: str) -> None:
+    search = search_of(text)
     for coins in random_rows(hash(text) % 1000, 60, 14, -20, 30):
-        check_two_player(coins, text)
+        check_two_player(coins, text, search)
     fractions = [Fraction(1, 3), Fraction(-5, 2), Fraction(7, 6), Fraction(1, 2)]
-    check_two_player(fractions, text)
+    check_two_player(fractions, text, search)
 
 
 def test_the_pizza_agrees_with_the_oracle() -> None:
@@ -142,9 +148,10 @@ def test_best_reply_calls_the_opponent_once_per_state() -> None:
 @pytest.mark.parametrize("p", [2, 3, 4])
 @pytest.mark.parametrize("tie", ["left", "right", "spite"])
 def test_n_players_agree_with_the_oracle(p: int, tie: str) -> None:
+    search = oracle.Players(p, tie)
     for coins in itertools.chain(rows(SMALL, 9), random_rows(p, 100, 14, 0, 5)):
         result = v.players_solve(coins, p, tie)
-        assert result.totals == oracle.players(coins, p, tie), coins
+        assert result.totals == search(coins), coins
         assert result.totals == v.replay(coins, Players(p, tie), result.moves)
 
 

@@ -1,8 +1,8 @@
 """Brute-force game-tree searches of every variant (docs/variants.md), for the tests only.
 
 Nothing here imports coinrow: each search walks the game tree of its variant straight from
-the rules' wording, memoised per row on the position (so a row of n coins costs O(n^2)
-positions, each looked at once). They return what the engines return: the first player's
+the rules' wording, memoised on the position (a row of n coins has O(n^2) positions, each
+looked at once). They return what the engines return: the first player's
 objective margin (two players) or every player's total (N players), and the set of optimal
 first moves.
 """
@@ -16,48 +16,66 @@ from typing import Any
 Number = Any
 
 
-def two_player(
-    coins: Sequence[Number], kind: str, take: int | None = 1
-) -> tuple[Number, dict[str, Number]]:
-    """The mover's objective margin of the whole row and each first move's margin.
+class TwoPlayer:
+    """The game tree of one two-player variant, searched from the rules' wording.
+
+    A position is the tuple of coins left: the mover's objective margin there depends on
+    nothing else, so one search shares its positions between every row it is asked about
+    (every contiguous sub-row of a row is itself a position, which is what makes an
+    exhaustive enumeration of rows cheap). Positions are looked up by the coins' values, so
+    ``(1, 2)`` and ``(Fraction(1), 2)`` are the same position, as they are the same game.
 
     kind: plain (own coins minus the other's), misere (the other's coins minus own), svii
     (points: the sum of the coins left after each own move, minus the other's), take (take 1
     to ``take`` coins, None: any, from one end), both (L, R or both ends).
     """
-    row = tuple(coins)
 
-    def moves(lo: int, hi: int) -> list[tuple[str, int, int, Number]]:
-        """(text, new lo, new hi, the mover's score) of every move."""
-        result = []
-        count = hi - lo + 1
+    def __init__(self, kind: str, take: int | None = 1) -> None:
+        assert kind in ("plain", "misere", "svii", "take", "both"), kind
+        self.kind, self.take = kind, take
+        self.margins: dict[tuple[Number, ...], Number] = {(): 0}
+
+    def moves(self, row: tuple[Number, ...]) -> list[tuple[str, tuple[Number, ...], Number]]:
+        """(text, the coins left, the mover's score) of every move from ``row``."""
+        kind = self.kind
         if kind == "take":
-            most = count if take is None else min(take, count)
-            for c in range(1, most + 1):
-                result.append((f"L{c}", lo + c, hi, sum(row[lo : lo + c])))
-            for c in range(1, most + 1):
-                result.append((f"R{c}", lo, hi - c, sum(row[hi - c + 1 : hi + 1])))
-            return result
-        result = [("L", lo + 1, hi, row[lo]), ("R", lo, hi - 1, row[hi])]
-        if kind == "both" and count >= 2:
-            result.append(("B", lo + 1, hi - 1, row[lo] + row[hi]))
+            most = len(row) if self.take is None else min(self.take, len(row))
+            lefts = [(f"L{c}", row[c:], sum(row[:c])) for c in range(1, most + 1)]
+            rights = [(f"R{c}", row[:-c], sum(row[-c:])) for c in range(1, most + 1)]
+            return lefts + rights
+        result = [("L", row[1:], row[0]), ("R", row[:-1], row[-1])]
+        if kind == "both" and len(row) >= 2:
+            result.append(("B", row[1:-1], row[0] + row[-1]))
         if kind == "misere":
-            result = [(m, a, b, -s) for m, a, b, s in result]
+            return [(text, left, -score) for text, left, score in result]
         if kind == "svii":
-            result = [(m, a, b, sum(row[a : b + 1])) for m, a, b, _ in result]
+            return [(text, left, sum(left)) for text, left, _ in result]
         return result
 
-    @cache
-    def best(lo: int, hi: int) -> Number:
-        if lo > hi:
-            return 0
-        return max(score - best(a, b) for _, a, b, score in moves(lo, hi))
+    def margin(self, row: tuple[Number, ...]) -> Number:
+        """The mover's objective margin with best play by both from ``row``."""
+        known = self.margins.get(row)
+        if known is None:
+            known = self.margins[row] = max(
+                score - self.margin(left) for _, left, score in self.moves(row)
+            )
+        return known
 
-    if not row:
-        return 0, {}
-    firsts = {text: score - best(a, b) for text, a, b, score in moves(0, len(row) - 1)}
-    best.cache_clear()
-    return max(firsts.values()), firsts
+    def __call__(self, coins: Sequence[Number]) -> tuple[Number, dict[str, Number]]:
+        """The mover's objective margin of the whole row and each first move's margin."""
+        row = tuple(coins)
+        if not row:
+            return 0, {}
+        firsts = {text: score - self.margin(left) for text, left, score in self.moves(row)}
+        return max(firsts.values()), firsts
+
+
+def two_player(
+    coins: Sequence[Number], kind: str, take: int | None = 1
+) -> tuple[Number, dict[str, Number]]:
+    """The mover's objective margin of the whole row and each first move's margin, by a
+    search of its own (:class:`TwoPlayer` shares one between rows)."""
+    return TwoPlayer(kind, take)(coins)
 
 
 def pizza(coins: Sequence[Number]) -> tuple[Number, dict[str, Number]]:
@@ -110,56 +128,86 @@ def greedy(row: Sequence[Number], lo: int, hi: int) -> str:
     return "L" if row[lo] >= row[hi] else "R"
 
 
-def players(coins: Sequence[Number], p: int, tie: str) -> tuple[Number, ...]:
-    """Every player's total, seat 0 first, when each maximises their own total; a mover's
+class Players:
+    """Every player's total when each of ``p`` players maximises their own total; a mover's
     ties go left, right, or (spite) to the move after which the best-off other player gets
-    least, then left."""
-    row = tuple(coins)
+    least, then left.
 
-    @cache
-    def totals(lo: int, hi: int, seat: int) -> tuple[Number, ...]:
-        if lo > hi:
-            return (0,) * p
+    A position is the tuple of coins left; its totals are read from the mover's seat (index
+    0 the mover, 1 the next to move, ...), which is all they depend on, so one search shares
+    its positions between every row it is asked about."""
+
+    def __init__(self, p: int, tie: str) -> None:
+        assert tie in ("left", "right", "spite"), tie
+        self.p, self.tie = p, tie
+        self.known: dict[tuple[Number, ...], tuple[Number, ...]] = {(): (0,) * p}
+
+    def totals(self, row: tuple[Number, ...]) -> tuple[Number, ...]:
+        """Each player's total from ``row`` on, the mover first."""
+        known = self.known.get(row)
+        if known is not None:
+            return known
         options = []
-        for coin, a, b in ((row[lo], lo + 1, hi), (row[hi], lo, hi - 1)):
-            after = list(totals(a, b, (seat + 1) % p))
-            after[seat] += coin
-            options.append(tuple(after))
-        left, right = options
-        if left[seat] != right[seat] or lo == hi:
-            return left if left[seat] >= right[seat] else right
-        if tie == "right":
-            return right
-        if tie == "spite":
-            worst_left = max(v for k, v in enumerate(left) if k != seat)
-            worst_right = max(v for k, v in enumerate(right) if k != seat)
-            return right if worst_right < worst_left else left
-        return left
+        for coin, left in ((row[0], row[1:]), (row[-1], row[:-1])):
+            after = self.totals(left)  # read from the next mover: the mover is its last seat
+            mine = [after[-1] + coin, *after[:-1]]
+            options.append(tuple(mine))
+        take_left, take_right = options
+        if take_left[0] != take_right[0] or len(row) == 1:
+            chosen = take_left if take_left[0] >= take_right[0] else take_right
+        else:  # a tie for the mover: left, right, or the spiteful one (then left)
+            spite = max(take_right[1:]) < max(take_left[1:])
+            goes_right = self.tie == "right" or (self.tie == "spite" and spite)
+            chosen = take_right if goes_right else take_left
+        self.known[row] = chosen
+        return chosen
 
-    return totals(0, len(row) - 1, 0) if row else (0,) * p
+    def __call__(self, coins: Sequence[Number]) -> tuple[Number, ...]:
+        """Every player's total, seat 0 (the first to move) first."""
+        return self.totals(tuple(coins))
+
+
+def players(coins: Sequence[Number], p: int, tie: str) -> tuple[Number, ...]:
+    """Every player's total, seat 0 first, by a search of its own (:class:`Players` shares
+    one between rows)."""
+    return Players(p, tie)(coins)
+
+
+class Front:
+    """Take 1 to ``k`` coins from the front of the row only; each wants the largest total
+    (LeetCode 1406 with k = 3, LintCode 395 with k = 2). A position is the tuple of coins
+    left, shared between every row asked about; moves are named ``L1`` to ``Lk``."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+        self.margins: dict[tuple[Number, ...], Number] = {(): 0}
+
+    def moves(self, row: tuple[Number, ...]) -> list[tuple[str, tuple[Number, ...], Number]]:
+        """(text, the coins left, the coins taken's sum) of every move from ``row``."""
+        return [(f"L{c}", row[c:], sum(row[:c])) for c in range(1, min(self.k, len(row)) + 1)]
+
+    def margin(self, row: tuple[Number, ...]) -> Number:
+        """The mover's total minus the other's with best play by both from ``row``."""
+        known = self.margins.get(row)
+        if known is None:
+            known = self.margins[row] = max(
+                taken - self.margin(left) for _, left, taken in self.moves(row)
+            )
+        return known
+
+    def __call__(self, coins: Sequence[Number]) -> tuple[Number, dict[str, Number]]:
+        """The mover's margin of the whole row and each first move's margin."""
+        row = tuple(coins)
+        if not row:
+            return 0, {}
+        firsts = {text: taken - self.margin(left) for text, left, taken in self.moves(row)}
+        return max(firsts.values()), firsts
 
 
 def front(coins: Sequence[Number], k: int) -> tuple[Number, dict[str, Number]]:
-    """Take 1 to ``k`` coins from the front of the row only; each wants the largest total
-    (LeetCode 1406 with k = 3, LintCode 395 with k = 2). A state is how many coins are
-    gone. Returns the mover's margin (own total minus the other's) of the whole row and
-    each first move's margin, moves named ``L1`` to ``Lk``."""
-    row = tuple(coins)
-
-    @cache
-    def best(gone: int) -> Number:
-        if gone == len(row):
-            return 0
-        return max(
-            sum(row[gone : gone + c]) - best(gone + c)
-            for c in range(1, min(k, len(row) - gone) + 1)
-        )
-
-    if not row:
-        return 0, {}
-    firsts = {f"L{c}": sum(row[:c]) - best(c) for c in range(1, min(k, len(row)) + 1)}
-    best.cache_clear()
-    return max(firsts.values()), firsts
+    """The mover's margin (own total minus the other's) of the whole row and each first
+    move's margin under ``front:k``, by a search of its own (:class:`Front` shares one)."""
+    return Front(k)(coins)
 
 
 def stone_game_ii(piles: Sequence[Number]) -> tuple[Number, Number]:
