@@ -22,6 +22,7 @@ import warnings
 from typing import Any
 
 import hypothesis
+import pytest
 import schemathesis
 from schemathesis.checks import positive_data_acceptance
 
@@ -29,12 +30,31 @@ with warnings.catch_warnings():  # starlette's TestClient warns about httpx on i
     warnings.simplefilter("ignore")
     from coinrow.web import Limits, create_app
 
-# Small limits keep generated rows short; the limits themselves are part of the schema.
-# schemathesis calls the app in process as the host "testserver".
-app = create_app(
-    Limits(solve_coins=60, play_coins=30, analyze_coins=30, random_coins=50), hosts=["testserver"]
-)
-schema = schemathesis.openapi.from_asgi("/openapi.json", app)
+
+@pytest.fixture(scope="module")
+def app_schema() -> Any:
+    """The app's schema, loaded when the test runs: schemathesis builds its cases from it,
+    which at collection would cost every pytest process (each test worker, and the run of
+    the ``alone`` tests) about 18 s of CPU, where the test itself runs in one of them.
+
+    Small limits keep generated rows short; the limits themselves are part of the schema.
+    schemathesis calls the app in process as the host "testserver"."""
+    app = create_app(
+        Limits(solve_coins=60, play_coins=30, analyze_coins=30, random_coins=50),
+        hosts=["testserver"],
+    )
+    return schemathesis.openapi.from_asgi("/openapi.json", app)
+
+
+@pytest.fixture(autouse=True)
+def node_id_for_subtests(request: pytest.FixtureRequest) -> None:
+    """schemathesis 4.32 names each operation's subtest by rewriting the test's
+    ``_nodeid``, an attribute pytest 9.2 no longer has: give it one to rewrite (read
+    only for the subtests' names)."""
+    request.node._nodeid = request.node.nodeid
+
+
+schema = schemathesis.pytest.from_fixture("app_schema")
 
 #: The refusals of rules that relate two fields (see the module's docstring).
 CROSS_FIELD = re.compile(
