@@ -26,6 +26,7 @@ from pydantic import (
 )
 
 from ..diagram import VIEWS
+from ..rating import LOWEST_RD, START_RD
 from ..rules import PLAIN, rules_pattern, rules_syntax
 
 #: An exact value in a response: an int as a JSON number, a Decimal or Fraction as an exact
@@ -159,6 +160,30 @@ Seed = Annotated[
 ]
 
 
+def line_field(play_coins: int, description: str) -> Any:
+    """A ``moves`` field holding a line under any rules as one text, at most 8 characters a
+    coin of ``play_coins`` (O(1))."""
+    return Field(
+        "", max_length=8 * play_coins, pattern=VARIANT_LINE_PATTERN, description=description
+    )
+
+
+def ply_type(play_coins: int, description: str) -> Any:
+    """The annotated type of a ``ply`` field: how many moves of the line to show (O(1))."""
+    return Annotated[
+        StrictInt | None,
+        Field(ge=0, le=8 * play_coins, description=description),
+        BeforeValidator(_integral),
+    ]
+
+
+def seat_type(description: str) -> Any:
+    """The annotated type of a ``seat`` field: a 0-based seat of the rules, or null (O(1))."""
+    return Annotated[
+        StrictInt | None, Field(ge=0, le=63, description=description), BeforeValidator(_integral)
+    ]
+
+
 class Strict(BaseModel):
     """A request body: unknown keys are refused."""
 
@@ -228,33 +253,19 @@ def request_models(
 
     class PlayRequest(Strict):
         coins: coins_field(play_coins)  # type: ignore[valid-type]
-        moves: StrictStr = Field(
-            "",
-            max_length=8 * play_coins,
-            pattern=VARIANT_LINE_PATTERN,
-            description='The moves played so far as one line: "LRL"; under take:K "L2 R1"; '
+        moves: StrictStr = line_field(
+            play_coins,
+            'The moves played so far as one line: "LRL"; under take:K "L2 R1"; '
             'under both-ends "LBR"; the pizza\'s first slice (0-based) first, "3 LRL".',
         )
         rules: StrictStr = rules_field(PLAY_RULES_PATTERN, PLAY_RULES_KINDS)
-        ply: Annotated[
-            StrictInt | None,
-            Field(
-                ge=0,
-                le=8 * play_coins,
-                description="Show the game after this many of its moves (a review); default: all.",
-            ),
-            BeforeValidator(_integral),
-        ] = None
-        seat: Annotated[
-            StrictInt | None,
-            Field(
-                ge=0,
-                le=63,
-                description="The person's 0-based seat: the computer answers for every other "
-                "seat when the game is shown at its end; null (default): people at every seat.",
-            ),
-            BeforeValidator(_integral),
-        ] = None
+        ply: ply_type(  # type: ignore[valid-type]
+            play_coins, "Show the game after this many of its moves (a review); default: all."
+        ) = None
+        seat: seat_type(  # type: ignore[valid-type]
+            "The person's 0-based seat: the computer answers for every other seat when the "
+            "game is shown at its end; null (default): people at every seat."
+        ) = None
         picture: StrictBool = Field(
             True,
             description="Send the library's picture of the position (svg); false saves its "
@@ -834,33 +845,19 @@ def board_request_model(play_coins: int) -> type[Strict]:
 
     class AnalysisRequest(Strict):
         coins: coins_field(play_coins)  # type: ignore[valid-type]
-        moves: StrictStr = Field(
-            "",
-            max_length=8 * play_coins,
-            pattern=VARIANT_LINE_PATTERN,
-            description="The line shown on the board (the game, or a variation) as one line: "
+        moves: StrictStr = line_field(
+            play_coins,
+            "The line shown on the board (the game, or a variation) as one line: "
             '"LRL"; under take:K "L2 R1"; the pizza\'s first slice (0-based) first, "3 LRL".',
         )
         rules: StrictStr = rules_field(PLAY_RULES_PATTERN, PLAY_RULES_KINDS)
-        ply: Annotated[
-            StrictInt | None,
-            Field(
-                ge=0,
-                le=8 * play_coins,
-                description="Show the line after this many of its moves; default: all.",
-            ),
-            BeforeValidator(_integral),
-        ] = None
-        seat: Annotated[
-            StrictInt | None,
-            Field(
-                ge=0,
-                le=63,
-                description="The person's 0-based seat, named \"you\" in the lessons' words; "
-                "null (default): every seat is named by its place.",
-            ),
-            BeforeValidator(_integral),
-        ] = None
+        ply: ply_type(  # type: ignore[valid-type]
+            play_coins, "Show the line after this many of its moves; default: all."
+        ) = None
+        seat: seat_type(  # type: ignore[valid-type]
+            "The person's 0-based seat, named \"you\" in the lessons' words; null (default): "
+            "every seat is named by its place."
+        ) = None
         picture: StrictBool = Field(True, description="Send the library's picture (svg).")
 
     return AnalysisRequest
@@ -899,3 +896,99 @@ class AnalysisResponse(PlayResponse):
     names: list[str] = Field(
         description="Each seat in words (you, the computer, the first player)."
     )
+
+
+# --- puzzles of several moves and the puzzle rating (/api/puzzles/...) -------------------
+
+ThemeName = Literal["greedy-trap", "parity-trap", "endgame", "variant-rules"]
+
+
+def _no_bool(value: Any) -> Any:
+    """JSON true/false is no number (Pydantic would read it as 1/0)."""
+    if isinstance(value, bool):
+        raise ValueError("a number, not true or false")
+    return value
+
+
+class ThemeData(BaseModel):
+    """A kind of puzzle."""
+
+    name: ThemeName
+    title: str
+    about: str
+    tempting: str
+    rules: str
+    coins: int
+    moves: int
+
+
+class ThemesResponse(BaseModel):
+    """The puzzle themes, in the order the daily puzzle takes them."""
+
+    themes: list[ThemeData]
+
+
+class PuzzleStepData(BaseModel):
+    """A move the solver must find (the only best one) and the computer's answer."""
+
+    ply: int = Field(description="Moves played before this one.")
+    best: str
+    tempting: str = Field(description="The tempting strategy's move here.")
+    reply: str | None = Field(description="The computer's answer; null after the last move.")
+    why: dict[str, str] = Field(description="For every other legal move, why it is worse.")
+
+
+class LinePuzzleResponse(BaseModel):
+    """A puzzle of several moves (``coinrow.puzzles.themed_puzzle``)."""
+
+    id: str
+    theme: ThemeName
+    seed: int
+    rules: str
+    coins: list[Exact]
+    tempting: str
+    steps: list[PuzzleStepData]
+    loss: Exact
+    grade: Literal["inaccuracy", "mistake", "blunder"]
+    best_total: Exact
+    rating: int
+    theme_title: str
+    theme_about: str
+    tempting_rule: str
+    plain: bool = Field(description="Whether the puzzle is under the plain game's rules.")
+    rules_words: str = Field(description="The rules in words (empty for the plain game).")
+    line: list[str]
+    explanation: str = Field(description="Why the tempting move loses, in words.")
+
+
+class RateRequest(BaseModel):
+    """A learner's rating and the result of one attempt at a puzzle of a given rating."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    rating: Annotated[
+        float,
+        Field(ge=0, le=4000, description="The learner's rating (Glicko scale)."),
+        BeforeValidator(_no_bool),
+    ] = 1500.0
+    rd: Annotated[
+        float,
+        Field(ge=LOWEST_RD, le=START_RD, description="Its rating deviation."),
+        BeforeValidator(_no_bool),
+    ] = START_RD
+    volatility: Annotated[
+        float, Field(ge=0.001, le=0.5, description="Its volatility."), BeforeValidator(_no_bool)
+    ] = 0.06
+    puzzle: Annotated[
+        int, Field(ge=0, le=4000, description="The puzzle's rating."), BeforeValidator(_no_bool)
+    ]
+    solved: StrictBool
+
+
+class RateResponse(BaseModel):
+    """The learner's new rating after the attempt (Glicko-2, one rating period)."""
+
+    rating: float
+    rd: float
+    volatility: float
+    change: float
