@@ -5,6 +5,7 @@
 // Each position shown is one /api/analysis call, which answers with the whole line's review,
 // its summary and the library's lessons (the words are the library's, never made here).
 import { fmt, moveWords, post } from "./api.js";
+import { coinButtons, owners as ownersOf, seatClass, shownCoins, singleMoves as singleMovesOf } from "./coins.js";
 import { mountRing } from "./picture.js";
 import * as play from "./play.js";
 import { mountTriangle } from "./triangle.js";
@@ -370,10 +371,6 @@ export function key(name) {
   return true;
 }
 
-function seatClass(seat) {
-  return seat === 0 ? "first" : seat === 1 ? "second" : "other";
-}
-
 function named(seat) {
   const text = board.names[seat] || `player ${seat + 1}`;
   return text.charAt(0).toUpperCase() + text.slice(1);
@@ -442,19 +439,13 @@ function renderStatus() {
   $("an-status").textContent = text;
 }
 
-// Who took each coin up to the move shown: index -> [seat, move number].
+// Who took each coin up to the move shown, and the coins a click takes.
 function owners() {
-  const owner = new Map();
-  board.data.played.slice(0, board.ply).forEach((row, k) => row.indices.forEach((index) => owner.set(index, [row.seat, k + 1])));
-  return owner;
+  return ownersOf(board.data.played, board.ply);
 }
 
 function singleMoves() {
-  const moves = new Map();
-  for (const legal of board.data.legal) {
-    if (legal.indices.length === 1 && !moves.has(legal.indices[0])) moves.set(legal.indices[0], legal.move);
-  }
-  return moves;
+  return singleMovesOf(board.data.legal);
 }
 
 function puzzleMarks() {
@@ -493,52 +484,9 @@ function renderBoard() {
     renderChoices(marked);
     return;
   }
-  const n = data.coins.length;
-  let shown = [...data.coins.keys()];
-  let gap = null;
-  if (n > BOARD_ALL) {
-    const left = data.remaining.length ? data.remaining[0] : n;
-    const right = data.remaining.length ? data.remaining[data.remaining.length - 1] : -1;
-    const near = new Set();
-    for (let k = Math.max(0, left - 1); k <= Math.min(n - 1, left + BOARD_END - 1); k += 1) near.add(k);
-    for (let k = Math.max(0, right - BOARD_END + 1); k <= Math.min(n - 1, right + 1); k += 1) near.add(k);
-    shown = [...near].sort((a, b) => a - b);
-    const cut = shown.findIndex((k, i) => i > 0 && k > shown[i - 1] + 1);
-    gap = cut > 0 ? [cut, shown[cut] - shown[cut - 1] - 1] : null;
-  }
-  const buttons = shown.map((index) => {
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "coin";
-    button.dataset.index = index;
-    button.textContent = fmt(data.coins[index]);
-    const taken = owner.get(index);
-    const move = single.get(index);
-    if (taken) {
-      const [seat, number] = taken;
-      button.classList.add("taken", seatClass(seat));
-      if (last.includes(index)) button.classList.add("last");
-      button.disabled = true;
-      button.title = `taken by ${named(seat).toLowerCase()} at move ${number}`;
-      button.setAttribute("aria-label", `${fmt(data.coins[index])}, ${button.title}`);
-    } else if (move) {
-      button.classList.add("end");
-      button.dataset.move = move;
-      const legal = data.legal.find((item) => item.move === move);
-      button.title = `${legal.words} (${move})`;
-      if (marked.has(move)) button.classList.add("hinted");
-    } else {
-      button.disabled = true;
-      button.title = "not takeable now";
-    }
-    return button;
-  });
-  if (gap) {
-    const span = document.createElement("span");
-    span.className = "gap";
-    span.textContent = `… ${gap[1].toLocaleString()} more coins …`;
-    buttons.splice(gap[0], 0, span);
-  }
+  const { shown, gap } = shownCoins(data.coins.length, data.remaining, { fit: BOARD_ALL, ends: BOARD_END });
+  const hinted = (move) => marked.has(move);
+  const buttons = coinButtons(data, { shown, gap, owner, single, last, hinted, named });
   $("an-board").replaceChildren(...buttons);
   renderChoices(marked);
 }

@@ -6,6 +6,7 @@
 // with the position, the computer's replies, the legal moves and their words, the best moves,
 // the totals, every move's review, the evaluation after every move and the library's SVG.
 import { approx, fmt, get, moveWords, post } from "./api.js";
+import { coinButtons, owners as ownersOf, seatClass, shownCoins, singleMoves as singleMovesOf } from "./coins.js";
 import { mountRing } from "./picture.js";
 import { mountTriangle } from "./triangle.js";
 
@@ -464,10 +465,6 @@ function applyEval() {
   $("play-show-eval").hidden = !hidden;
 }
 
-function seatClass(seat) {
-  return seat === 0 ? "first" : seat === 1 ? "second" : "other";
-}
-
 function name(seat) {
   const players = game.data ? game.data.players : 2;
   if (friend()) return players === 2 ? ["First player", "Second player"][seat] : `Player ${seat + 1}`;
@@ -549,20 +546,13 @@ function renderStatus() {
   $("play-status").textContent = parts.join(" ");
 }
 
-// Who took each coin up to the move shown: index -> [seat, move number].
+// Who took each coin up to the move shown, and the coins a click takes (on your turn only).
 function owners() {
-  const owner = new Map();
-  game.data.played.slice(0, game.ply).forEach((row, k) => row.indices.forEach((index) => owner.set(index, [row.seat, k + 1])));
-  return owner;
+  return ownersOf(game.data.played, game.ply);
 }
 
 function singleMoves() {
-  const moves = new Map(); // a coin's index -> the legal move that takes that coin alone
-  if (!yours()) return moves;
-  for (const legal of game.data.legal) {
-    if (legal.indices.length === 1 && !moves.has(legal.indices[0])) moves.set(legal.indices[0], legal.move);
-  }
-  return moves;
+  return yours() ? singleMovesOf(game.data.legal) : new Map();
 }
 
 function renderBoard() {
@@ -577,57 +567,12 @@ function renderBoard() {
     renderRing(owner, single, last);
     return;
   }
-  const n = data.coins.length;
-  let shown = [...data.coins.keys()];
-  let gap = null;
-  const left = data.remaining.length ? data.remaining[0] : n;
-  const right = data.remaining.length ? data.remaining[data.remaining.length - 1] : -1;
   // The row stays on one line: as many coins as the board's width holds.
   const fit = Math.max(10, Math.min(BOARD_ALL, Math.floor(($("play-board").clientWidth + 4) / BOARD_PITCH)));
   const ends = Math.max(2, Math.min(BOARD_END, Math.floor((fit - 4) / 2)));
-  if (n > fit) {
-    // The ends of what is left, close together, with the coins just taken beside them.
-    const near = new Set();
-    for (let k = Math.max(0, left - 1); k <= Math.min(n - 1, left + ends - 1); k += 1) near.add(k);
-    for (let k = Math.max(0, right - ends + 1); k <= Math.min(n - 1, right + 1); k += 1) near.add(k);
-    shown = [...near].sort((a, b) => a - b);
-    const cut = shown.findIndex((k, i) => i > 0 && k > shown[i - 1] + 1);
-    gap = cut > 0 ? [cut, shown[cut] - shown[cut - 1] - 1] : null;
-  }
-  const buttons = shown.map((index) => {
-    const coin = data.coins[index];
-    const button = document.createElement("button");
-    button.type = "button";
-    button.className = "coin";
-    button.dataset.index = index;
-    button.textContent = fmt(coin);
-    const taken = owner.get(index);
-    const move = single.get(index);
-    if (taken) {
-      const [seat, number] = taken;
-      button.classList.add("taken", seatClass(seat));
-      if (last.includes(index)) button.classList.add("last");
-      button.disabled = true;
-      button.title = `taken by ${name(seat).toLowerCase()} at move ${number}${last.includes(index) ? " (the last move)" : ""}`;
-      button.setAttribute("aria-label", `${fmt(coin)}, ${button.title}`);
-    } else if (move) {
-      button.classList.add("end");
-      button.dataset.move = move;
-      const legal = data.legal.find((item) => item.move === move);
-      button.title = `${legal.words} (${move})`;
-      if (game.hinted.includes(move)) button.classList.add("hinted");
-    } else {
-      button.disabled = true;
-      button.title = "not takeable now";
-    }
-    return button;
-  });
-  if (gap) {
-    const span = document.createElement("span");
-    span.className = "gap";
-    span.textContent = `… ${gap[1].toLocaleString()} more coins …`;
-    buttons.splice(gap[0], 0, span);
-  }
+  const { shown, gap } = shownCoins(data.coins.length, data.remaining, { fit, ends });
+  const hinted = (move) => game.hinted.includes(move);
+  const buttons = coinButtons(data, { shown, gap, owner, single, last, hinted, named: name });
   $("play-board").replaceChildren(...buttons);
 }
 
