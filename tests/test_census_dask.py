@@ -22,10 +22,10 @@ SRC = str(Path(coinrow.__file__).resolve().parents[1])
 ENV = {**os.environ, "PYTHONPATH": SRC}
 
 
-def census(*args: str, cwd: Path | None = None) -> dict[str, Any]:
+def census(*args: str, cwd: Path | None = None, env: dict[str, str] = ENV) -> dict[str, Any]:
     result = subprocess.run(
         [sys.executable, "-m", "coinrow", "census", *args, "--json"],
-        capture_output=True, text=True, env=ENV, cwd=cwd,
+        capture_output=True, text=True, env=env, cwd=cwd,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     data: dict[str, Any] = json.loads(result.stdout)
@@ -87,12 +87,17 @@ def test_an_existing_scheduler_gives_the_embedded_result(scheduler: str) -> None
     assert remote["rows"] == 1 << 16
 
 
-SLOW_RULE = """import time
+#: Greedy, 1 ms a move while the census must still be running to be killed; the resume
+#: sets SLOW_SECONDS=0 (the same moves, no sleep: only the wait goes).
+SLOW_RULE = """import os, time
 from coinrow.strategies import greedy
+
+DELAY = float(os.environ.get("SLOW_SECONDS", "0.001"))
 
 
 def slow(position):
-    time.sleep(0.001)
+    if DELAY:
+        time.sleep(DELAY)
     return greedy(position)
 """
 
@@ -131,7 +136,8 @@ def test_sigkill_then_resume_gives_identical_totals(tmp_path: Path) -> None:
     assert process.returncode == -signal.SIGKILL
     before = [line["shard"] for line in shard_lines(folder) if "shard" in line]
     assert 3 <= len(before) < 23
-    resumed = census(*args, "--resume", str(folder), cwd=tmp_path)
+    resumed = census(*args, "--resume", str(folder), cwd=tmp_path,
+                     env={**ENV, "SLOW_SECONDS": "0"})  # fmt: skip
     lines = shard_lines(folder)
     runs = {line["shard"]: line["run"] for line in lines if "shard" in line}
     assert len(runs) == 23 and {runs[key] for key in before} == {1}

@@ -30,13 +30,28 @@ WORKER_MEMORY = 320 * 2**20
 def warm_kernels(tmp_path_factory: pytest.TempPathFactory) -> None:
     """One chunked solve of tiny rows (every dtype the tests use) on a worker without a
     memory limit, so Numba's cache holds every kernel the workers run: a worker compiling
-    them itself grows past its 320 MiB limit and is restarted (seen on a cold cache)."""
+    them itself grows past its 320 MiB limit and is restarted (seen on a cold cache). The
+    worker is a thread of this process (no process to start: the same kernels, compiled
+    here, are cached for the worker processes of the tests)."""
     base = tmp_path_factory.mktemp("warm")
     coins = np.arange(1, 9, dtype=np.int64)
-    for index, dtypes in enumerate(([np.int64], [np.uint8, np.int16, np.int64])):
-        folder = base / f"row{index}"
-        save_chunks(folder, coins, [0, 1, 4, 8], dtypes)
-        solve_folder(folder, line_folder=base / f"line{index}", workers=1)
+    with (
+        distributed.LocalCluster(
+            n_workers=1,
+            threads_per_worker=1,
+            processes=False,  # in-process: its scheduler has no TCP address, its pages
+            dashboard_address="127.0.0.1:0",  # bind loopback
+            worker_dashboard_address="127.0.0.1:0",
+            silence_logs=logging.ERROR,
+        ) as local,
+        distributed.Client(local),
+    ):
+        for index, dtypes in enumerate(([np.int64], [np.uint8, np.int16, np.int64])):
+            folder = base / f"row{index}"
+            save_chunks(folder, coins, [0, 1, 4, 8], dtypes)
+            solve_folder(
+                folder, line_folder=base / f"line{index}", scheduler=local.scheduler_address
+            )
 
 
 @pytest.fixture(scope="module")
