@@ -29,10 +29,13 @@ redis:
 		apt-get update -qq && apt-get install -y -qq redis-server >/dev/null; } || \
 		echo "redis-server not installed: the Redis tests will fail under CI"
 
+# The tests start several hundred coinrow processes: its modules are compiled once here, since
+# with PYTHONDONTWRITEBYTECODE set (as on some machines) each process would compile them again.
 test: $(STAMP) browser redis
 	$(BIN)/ruff check src tests benchmarks scripts
 	$(BIN)/ruff format --check src tests benchmarks scripts
 	$(BIN)/mypy
+	$(BIN)/python -m compileall -q src
 	$(BIN)/python -m pytest -m "not alone"
 	$(BIN)/python -m pytest -m alone -n0 tests
 
