@@ -223,6 +223,40 @@ def desk(browser: Any) -> Iterator[Any]:
     close_page(page)
 
 
+@pytest.fixture(scope="module")
+def app_tab(browser: Any) -> Iterator[Any]:
+    """The one page behind :func:`app_page` for the module's tests (a new context and page
+    per test cost a quarter of a second each)."""
+    page = open_page(browser)
+    yield page
+    close_page(page)
+
+
+@pytest.fixture
+def app_page(app_tab: Any, live_url: str, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """The page at 1000 x 900, as a new context would give it: a blank page with no storage
+    of the site (nor cookies, routes or leftover problems), the module's ``PAGE_TIMEOUT_MS``
+    (default 10 s); the test fails on any JavaScript error or Content-Security-Policy
+    refusal."""
+    page = app_tab
+    page.goto(live_url + "static/style.css")  # the site's origin: its storage, emptied
+    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
+    page.context.clear_cookies()
+    page.goto("about:blank")
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.set_default_timeout(getattr(request.module, "PAGE_TIMEOUT_MS", 10_000))
+    errors, refused = page.problems
+    errors.clear()
+    refused.clear()
+    yield page
+    page.unroute_all(behavior="ignoreErrors")
+    seen = (list(errors), list(refused))
+    errors.clear()
+    refused.clear()
+    assert seen[0] == []
+    assert seen[1] == []
+
+
 def run_axe(page: Any) -> Any:
     """axe-core's result on the page (axe-playwright-python's ``Axe().run``), its 570 kB
     script injected only when this document does not hold it yet: the views reached by a
