@@ -228,6 +228,7 @@ def app_tab(browser: Any) -> Iterator[Any]:
     """The one page behind :func:`app_page` for the module's tests (a new context and page
     per test cost a quarter of a second each)."""
     page = open_page(browser)
+    page.devtools = page.context.new_cdp_session(page)  # clears the site's storage
     yield page
     close_page(page)
 
@@ -239,10 +240,10 @@ def app_page(app_tab: Any, live_url: str, request: pytest.FixtureRequest) -> Ite
     (default 10 s); the test fails on any JavaScript error or Content-Security-Policy
     refusal."""
     page = app_tab
-    page.goto(live_url + "static/style.css")  # the site's origin: its storage, emptied
-    page.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-    page.context.clear_cookies()
-    page.goto("about:blank")
+    # the last test's document unloaded (committed is enough); the next goto loads anew
+    page.goto("about:blank", wait_until="commit")
+    origin = {"origin": live_url.rstrip("/"), "storageTypes": "all"}
+    page.devtools.send("Storage.clearDataForOrigin", origin)  # localStorage, cookies...
     page.set_viewport_size({"width": 1000, "height": 900})
     page.set_default_timeout(getattr(request.module, "PAGE_TIMEOUT_MS", 10_000))
     errors, refused = page.problems
