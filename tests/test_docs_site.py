@@ -18,6 +18,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 from conftest import CHROMIUM
+from helpers import session_base, shared_once
 
 import coinrow
 
@@ -105,30 +106,40 @@ def clean_copy(destination: Path) -> Path:
     return destination
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Build:
     """`make docs` in a clean copy: the Makefile's own recipe, with this test's environment
-    (VENV) standing in for the copy's missing one, which make is told not to rebuild (-o)."""
+    (VENV) standing in for the copy's missing one, which make is told not to rebuild (-o).
+    Built once per test session, for every xdist worker (the browser test's parametrization
+    lets pytest run this module's tests in two groups, which built the site twice)."""
     if shutil.which("make") is None or not (ROOT / ".git").exists():
         pytest.fail("the docs test needs make and a git checkout (CI has both)")
-    copy = clean_copy(tmp_path_factory.mktemp("clean-copy"))
-    venv = Path(sys.prefix)
-    build = subprocess.run(
-        ["make", "-C", str(copy), "docs", f"VENV={venv}", "-o", str(venv / ".installed")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    site = copy / "site"
+
+    def build(home: Path) -> None:
+        copy = clean_copy(home / "clean-copy")
+        venv = Path(sys.prefix)
+        made = subprocess.run(
+            ["make", "-C", str(copy), "docs", f"VENV={venv}", "-o", str(venv / ".installed")],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        (home / "make-docs.log").write_text(made.stdout + made.stderr)
+        (home / "make-docs.status").write_text(str(made.returncode))
+
+    home = shared_once(session_base(tmp_path_factory), "docs-site", build)
+    returncode = int((home / "make-docs.status").read_text())
+    output = (home / "make-docs.log").read_text()
+    site = home / "clean-copy" / "site"
     pages = {}
     for path in site.rglob("*.html"):
         page = _Page()
         page.feed(path.read_text(encoding="utf-8"))
         pages[path] = page
-    return Build(build.returncode, build.stdout + build.stderr, site, pages)
+    return Build(returncode, output, site, pages)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def site(built: Build) -> dict[Path, _Page]:
     assert built.returncode == 0, built.output
     return built.pages

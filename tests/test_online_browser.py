@@ -250,6 +250,5 @@ def test_the_game_page_passes_axe(
         theme=theme,
         width=width,
         folder=tmp_path,
-        settle_ms=150,
         strict=tuple(two_games),
     )

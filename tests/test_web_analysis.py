@@ -87,15 +87,8 @@ def test_the_board_refuses_what_it_cannot_show(client: TestClient) -> None:
 # --- the page ---------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def app_page(page: Any) -> Any:
-    """The page at 1000 px, failing the test on any JavaScript error."""
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_viewport_size({"width": 1000, "height": 900})
-    page.set_default_timeout(15_000)
-    yield page
-    assert errors == []
+#: The default timeout of conftest's ``app_page`` in this module.
+PAGE_TIMEOUT_MS = 15_000
 
 
 def ready(page: Any, ply: int | None = None, state: str = "ready") -> None:

@@ -64,7 +64,6 @@ def test_every_view_passes_axe(
 ) -> None:
     folder = Path(os.environ.get("COINROW_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
-    # settle: let late answers (the triangle) land
     check_views_with_axe(
         browser,
         live_url,
@@ -72,6 +71,5 @@ def test_every_view_passes_axe(
         theme=theme,
         width=width,
         folder=folder,
-        settle_ms=150,
         strict=STRICT,
     )

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
+from conftest import CHROMIUM, wait_js
 
 from coinrow import Table, solve
 
@@ -32,20 +32,6 @@ def shots(tmp_path: Path) -> Path:
     folder = Path(os.environ.get("COINROW_SCREENSHOTS") or tmp_path)
     folder.mkdir(parents=True, exist_ok=True)
     return folder
-
-
-@pytest.fixture
-def app_page(page: Any, live_url: str) -> Any:
-    """The page, failing the test on any JavaScript error."""
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    refused: list[str] = []  # what the Content-Security-Policy refused: nothing
-    watch_csp(page, refused)
-    page.set_viewport_size({"width": 1000, "height": 900})
-    page.set_default_timeout(10_000)
-    yield page
-    assert errors == []
-    assert refused == []
 
 
 def enter(page: Any, coins: str) -> None:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
+from conftest import CHROMIUM, CONTROLS, PHONE, close_page, open_page, settle, wait_js
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),
@@ -40,33 +39,6 @@ def contrast(one: str, two: str) -> float:
     return (light + 0.05) / (dark + 0.05)
 
 
-def open_page(browser: Any, *, width: int, height: int, theme: str = "light", **extra: Any) -> Any:
-    context = browser.new_context(
-        viewport={"width": width, "height": height}, color_scheme=theme, **extra
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    refused: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    watch_csp(page, refused)
-    page.problems = (errors, refused)  # checked when the page closes
-    return page
-
-
-def close_page(page: Any) -> None:
-    errors, refused = page.problems
-    page.context.close()
-    assert errors == [] and refused == []
-
-
-@pytest.fixture(scope="module")
-def desk(browser: Any) -> Iterator[Any]:
-    page = open_page(browser, width=1280, height=800)
-    yield page
-    close_page(page)
-
-
 # --- defect 7: Learn's memoised recursion on a desktop --------------------------------------
 
 
@@ -78,7 +50,7 @@ def test_learn_memo_on_a_desktop_keeps_the_triangle_wide_and_the_calls_whole(
     for row, step in ((ROW8, 40), (forty, 60), (forty, 400)):
         page.goto(f"{live_url}#learn?coins={row}&method=memo&step={step}")
         page.wait_for_selector("#learn-tree li.current")
-        page.wait_for_timeout(100)
+        settle(page)
         seen = page.evaluate("""() => {
           const stage = document.querySelector('#learn-stage').getBoundingClientRect();
           const triangle = document.querySelector('#learn-triangle').getBoundingClientRect();
@@ -103,7 +75,7 @@ def test_learn_memo_on_a_desktop_keeps_the_triangle_wide_and_the_calls_whole(
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_go_is_readable_on_hover_and_after_a_tap(browser: Any, live_url: str, theme: str) -> None:
-    page = open_page(browser, width=360, height=740, theme=theme, has_touch=True, is_mobile=True)
+    page = open_page(browser, **PHONE, color_scheme=theme)
     try:
         page.goto(f"{live_url}#solve?coins=3%202%202")
         page.wait_for_selector("#solve-result:not([hidden])")
@@ -112,7 +84,7 @@ def test_go_is_readable_on_hover_and_after_a_tap(browser: Any, live_url: str, th
         ink, paper = page.eval_on_selector("#go", colours)
         assert contrast(ink, paper) >= 4.5, (ink, paper)
         page.tap("#go")  # a phone keeps :hover after a tap
-        page.wait_for_timeout(100)
+        settle(page)
         ink, paper = page.eval_on_selector("#go", colours)
         assert contrast(ink, paper) >= 4.5, (ink, paper)
         # a refused row: marked on the field itself, the message tied to it
@@ -251,7 +223,7 @@ def test_the_rules_are_said_in_peoples_words(desk: Any, live_url: str) -> None:
         for view in ("solve", "explore", "play"):
             page.goto(f"{live_url}#{view}?coins={row}&rules={rules}")
             page.wait_for_selector(f"#view-{view}:not([hidden])")
-            page.wait_for_timeout(600)  # late answers (a triangle, a note) land
+            settle(page)  # late answers (a triangle, a note) land
             words = visible_words(page)
             assert RAW_RULES.findall(words) == [], (rules, view, RAW_RULES.findall(words))
     page.goto(f"{live_url}#solve?coins={row}&rules=players%3A3%3Aspite")
@@ -276,7 +248,7 @@ def test_the_rules_are_said_in_peoples_words(desk: Any, live_url: str) -> None:
 def test_the_classroom_fits_the_triangle_in_the_window(
     browser: Any, live_url: str, width: int, height: int
 ) -> None:
-    page = open_page(browser, width=width, height=height, theme="dark")
+    page = open_page(browser, viewport={"width": width, "height": height}, color_scheme="dark")
     try:
         page.goto(f"{live_url}#explore?coins={ROW12}")
         page.wait_for_selector("#explore-triangle g.cell")
@@ -287,7 +259,7 @@ def test_the_classroom_fits_the_triangle_in_the_window(
         assert contrast(background, "rgb(255, 255, 255)") > 10, background
         page.click("#explore-tools summary")  # the classroom's tools, folded by default
         page.check("#explore-classroom")
-        page.wait_for_timeout(100)
+        settle(page)
         box = """() => {
           const picture = document.querySelector('#explore-triangle');
           const rects = [...picture.querySelectorAll('g.cell > rect, g.coin > rect')]
@@ -331,7 +303,7 @@ def test_the_classroom_fits_the_triangle_in_the_window(
         # fullscreen: the view alone, still fitted
         page.click("#explore-full")
         wait_js(page, "(document.fullscreenElement || {}).id === 'explore-all'")
-        page.wait_for_timeout(150)
+        settle(page)
         full = page.evaluate(box)
         assert full["bar"] <= full["top"] and full["bottom"] <= full["height"], full
         assert full["cell"] >= 0.9 * seen["cell"], full
@@ -345,9 +317,7 @@ def test_the_classroom_fits_the_triangle_in_the_window(
 
 
 def test_explore_and_learn_controls_are_44_px_on_a_phone(browser: Any, live_url: str) -> None:
-    from test_web_first_screen import CONTROLS
-
-    page = open_page(browser, width=360, height=740, has_touch=True, is_mobile=True)
+    page = open_page(browser, **PHONE)
     try:
         small = []
         for address, ready in (
@@ -358,7 +328,7 @@ def test_explore_and_learn_controls_are_44_px_on_a_phone(browser: Any, live_url:
         ):
             page.goto(live_url + address)
             page.wait_for_selector(ready)
-            page.wait_for_timeout(100)
+            settle(page)
             for control in page.evaluate(CONTROLS):
                 if control["width"] < 44 or control["height"] < 44:
                     small.append((address.split("?")[0], control))
@@ -374,7 +344,7 @@ def test_explore_and_learn_controls_are_44_px_on_a_phone(browser: Any, live_url:
 def test_learns_empty_and_cache_hit_cells_keep_3_to_1(
     browser: Any, live_url: str, theme: str
 ) -> None:
-    page = open_page(browser, width=1280, height=800, theme=theme)
+    page = open_page(browser, viewport={"width": 1280, "height": 800}, color_scheme=theme)
     try:
         page.goto(f"{live_url}#learn?coins={ROW8}&method=memo&step=30")
         page.wait_for_selector("#learn-triangle g.cell.pending")

@@ -7,55 +7,16 @@ screen, reused."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
+from conftest import CHROMIUM, CONTROLS, wait_js
 
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),
     reason=f"Chromium is not installed at {CHROMIUM} (`make test` installs it; CI runs these)",
 )
-
-#: Every control a person can tap: what the test measures (a check box or radio button is
-#: measured by its label, which takes the tap; links inside running text are exempt, as
-#: WCAG 2.5.8 allows; the table's cells may be smaller, as the view offers zoom).
-CONTROLS = """() => {
-  const out = [];
-  const seen = (el) => el.getClientRects().length > 0
-    && getComputedStyle(el).visibility !== "hidden";
-  const sel = "button, select, input, textarea, summary, a[href], [role=tab], [tabindex='0']";
-  for (const el of document.querySelectorAll(sel)) {
-    if (!seen(el) || el.closest("svg") || el.closest("#keys-overlay")) continue;
-    const button = el.matches(".button-link, .home-link");
-    if (el.matches("a[href]") && !button && el.closest("p, li")) continue;
-    if (el.matches("[tabindex='0']") && !el.matches("button, a, input, select, summary")) continue;
-    const target = el.matches("input[type=checkbox], input[type=radio]") ? el.closest("label") : el;
-    const r = target.getBoundingClientRect();
-    const text = (el.textContent || el.value || "").trim().slice(0, 20);
-    out.push({ what: `${el.tagName.toLowerCase()}#${el.id || ""}.${el.className || ""} ${text}`,
-               width: Math.round(r.width * 10) / 10, height: Math.round(r.height * 10) / 10 });
-  }
-  return out;
-}"""
-
-
-@pytest.fixture(scope="module")
-def phone(browser: Any, live_url: str) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    refused: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    watch_csp(page, refused)
-    yield page
-    context.close()
-    assert errors == [] and refused == []
 
 
 def test_the_first_screen_invites_and_gives_nothing_away(phone: Any, live_url: str) -> None:

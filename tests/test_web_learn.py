@@ -15,12 +15,11 @@ One browser for the module; one page per screen, reused.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
+from conftest import CHROMIUM, DESKTOP, PHONE, wait_js
 
 from coinrow.numbers import json_value
 from coinrow.steps import fill_steps, memo_calls
@@ -33,10 +32,7 @@ pytestmark = pytest.mark.skipif(
 ROW_8 = [8, 15, 3, 7, 9, 2, 6, 4]
 ROW_40 = [(k * 7) % 11 + 1 for k in range(40)]
 MINUS = "\N{MINUS SIGN}"
-SCREENS = {
-    "phone": {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True},
-    "desktop": {"viewport": {"width": 1280, "height": 800}},
-}
+SCREENS = {"phone": PHONE, "desktop": DESKTOP}
 
 #: One evaluate per walk: from the step shown, press Next until the last step; at each step
 #: record what is visible and what the page says, as the library will be compared with it.
@@ -118,21 +114,8 @@ def expected(method: str, row: list[int]) -> list[dict[str, Any]]:
 
 
 @pytest.fixture(scope="module")
-def pages(browser: Any, live_url: str) -> Iterator[dict[str, Any]]:
-    opened: dict[str, Any] = {}
-    errors: list[str] = []
-    refused: list[str] = []
-    for name, options in SCREENS.items():
-        context = browser.new_context(**options)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        watch_csp(page, refused)
-        opened[name] = page
-    yield opened
-    for page in opened.values():
-        page.context.close()
-    assert errors == [] and refused == []
+def pages(phone: Any, desk: Any) -> dict[str, Any]:
+    return {"phone": phone, "desktop": desk}
 
 
 def open_learn(page: Any, url: str, row: list[int], method: str, screen: str) -> None:

@@ -56,15 +56,8 @@ def address(view: str, rules: str, row: list[int], extra: str = "") -> str:
     return f"#{view}?coins={coins}{spelled}{extra}"
 
 
-@pytest.fixture
-def app_page(page: Any) -> Any:
-    """The page, failing the test on any JavaScript error."""
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_viewport_size({"width": 1000, "height": 900})
-    page.set_default_timeout(15_000)
-    yield page
-    assert errors == []
+#: The default timeout of conftest's ``app_page`` in this module.
+PAGE_TIMEOUT_MS = 15_000
 
 
 @pytest.mark.parametrize(("text", "row"), FAMILIES, ids=[text for text, _ in FAMILIES])

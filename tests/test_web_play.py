@@ -37,15 +37,8 @@ def shown(value: object) -> str:
     return str(value).replace("-", MINUS)
 
 
-@pytest.fixture
-def app_page(page: Any) -> Any:
-    """The page, failing the test on any JavaScript error."""
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_viewport_size({"width": 1000, "height": 900})
-    page.set_default_timeout(15_000)
-    yield page
-    assert errors == []
+#: The default timeout of conftest's ``app_page`` in this module.
+PAGE_TIMEOUT_MS = 15_000
 
 
 def state(page: Any) -> str:
@@ -177,9 +170,11 @@ def test_friends_and_a_rule_without_positions(app_page: Any, live_url: str) -> N
     page = app_page
     page.goto(live_url + "#play?coins=8%2015%203%207&rules=misere&opponent=friend")
     assert state(page) == "your-turn"
-    for _ in range(4):
+    for move in range(4):
         page.keyboard.press("ArrowLeft")
-        page.wait_for_timeout(30)
+        wait_js(
+            page, f"document.querySelectorAll('#play-moves button[data-ply]').length > {move + 1}"
+        )
         state(page)
     wait_js(page, "document.querySelector('#view-play').dataset.state === 'over'")
     assert moves_on_page(page) == ["L", "L", "L", "L"]  # every seat moved by hand

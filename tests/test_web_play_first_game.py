@@ -12,13 +12,11 @@ One phone page and one desktop page for the whole module (cheap: small rows)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
-from test_web_first_screen import CONTROLS
+from conftest import CHROMIUM, CONTROLS, settle, wait_js
 
 from coinrow import Game
 from coinrow.analysis import analyze
@@ -29,31 +27,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 ROW = "8%2015%203%207%209%202%206%204"
-
-
-def opened(browser: Any, **options: Any) -> Iterator[Any]:
-    context = browser.new_context(**options)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    refused: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    watch_csp(page, refused)
-    yield page
-    context.close()
-    assert errors == [] and refused == []
-
-
-@pytest.fixture(scope="module")
-def phone(browser: Any) -> Iterator[Any]:
-    yield from opened(
-        browser, viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
-    )
-
-
-@pytest.fixture(scope="module")
-def desk(browser: Any) -> Iterator[Any]:
-    yield from opened(browser, viewport={"width": 1280, "height": 800})
 
 
 def state(page: Any) -> str:
@@ -268,7 +241,7 @@ def test_defect_5_play_on_a_phone(phone: Any, live_url: str) -> None:
     page.wait_for_selector("#view-home:not([hidden])")
     page.tap("#view-home button[data-go='play']")
     assert state(page) == "your-turn"
-    page.wait_for_timeout(100)  # the scroll that brings the board on screen
+    settle(page)  # the scroll that brings the board on screen
     board = page.locator("#play-board").bounding_box()
     assert board["y"] >= 0 and board["y"] + board["height"] <= 740, board
     page.goto(live_url + "#play?coins=5%203%207%2010%202%208%206%201%209%204&seat=first")

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js, watch_csp
+from conftest import CHROMIUM, wait_js
 
 from coinrow.numbers import json_value
 from coinrow.puzzles import PUZZLE_RD, daily_themed_puzzle, themed_puzzle
@@ -24,22 +23,6 @@ pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists() and not os.environ.get("CI"),
     reason=f"Chromium is not installed at {CHROMIUM} (`make test` installs it; CI runs these)",
 )
-
-
-@pytest.fixture(scope="module")
-def page(browser: Any, live_url: str) -> Iterator[Any]:
-    context = browser.new_context(
-        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
-    )
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    errors: list[str] = []
-    refused: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    watch_csp(page, refused)
-    yield page
-    context.close()
-    assert errors == [] and refused == []
 
 
 def coin(page: Any, index: int) -> Any:
@@ -61,7 +44,8 @@ def wait_rating(page: Any, rating: float) -> None:
     wait_js(page, f"document.querySelector('#puzzle-rating').textContent === '{round(rating)}'")
 
 
-def test_the_daily_puzzle_has_one_try(page: Any, live_url: str) -> None:
+def test_the_daily_puzzle_has_one_try(phone: Any, live_url: str) -> None:
+    page = phone
     page.goto(live_url + "#puzzles")
     page.evaluate("localStorage.clear()")
     page.reload()
@@ -98,7 +82,8 @@ def test_the_daily_puzzle_has_one_try(page: Any, live_url: str) -> None:
         assert page.is_hidden("#puzzle-play")
 
 
-def test_a_puzzle_of_several_moves_retry_solution_and_rating(page: Any, live_url: str) -> None:
+def test_a_puzzle_of_several_moves_retry_solution_and_rating(phone: Any, live_url: str) -> None:
+    page = phone
     page.goto(live_url + "#puzzles?puzzle=greedy-trap:4")
     page.evaluate("localStorage.clear()")
     page.reload()

@@ -37,17 +37,6 @@ def shots(tmp_path: Path) -> Path:
     return folder
 
 
-@pytest.fixture
-def app_page(page: Any) -> Any:
-    """The page, failing the test on any JavaScript error."""
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.set_viewport_size({"width": 1000, "height": 900})
-    page.set_default_timeout(10_000)
-    yield page
-    assert errors == []
-
-
 def test_misere_solve_from_the_selector(app_page: Any, live_url: str, shots: Path) -> None:
     page = app_page
     row = [1, 5, 2, 8, 3]
