@@ -74,6 +74,13 @@ def live_url() -> Iterator[str]:
     thread.join(timeout=10)
 
 
+def keep_screenshot(page: Any, folder: Path, name: str) -> None:
+    """A screenshot of the whole page, for people to look at: taken only when
+    ``$COINROW_SCREENSHOTS`` says where to keep it (no test reads it; about 0.15 s each)."""
+    if os.environ.get("COINROW_SCREENSHOTS"):
+        page.screenshot(path=str(folder / name), full_page=True)
+
+
 def wait_js(page: Any, expression: str, *, timeout: float = 10.0) -> None:
     """Wait until a JavaScript ``expression`` is true on the page (at most ``timeout``
     seconds). The page polls it itself, every 10 ms, inside one call through the browser's
@@ -304,6 +311,6 @@ def check_views_with_axe(
             found[view] = bad
         assert page.evaluate("document.documentElement.scrollWidth") <= width, view
         page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(folder / f"web-{view}-{width}-{theme}.png"), full_page=True)
+        keep_screenshot(page, folder, f"web-{view}-{width}-{theme}.png")
     close_page(page)
     assert found == {}

@@ -1,7 +1,7 @@
 """axe-core (axe-playwright-python, whose axe.min.js ships in the package) on every view of the
 page, light and dark, at 360 and 1280 pixels: no serious or critical violation (contrast
-included). Each view is also kept as a screenshot, in ``$COINROW_SCREENSHOTS`` when set (the
-pictures in docs/ come from it), else in a temporary directory.
+included). With ``$COINROW_SCREENSHOTS`` set, each view is also kept there as a screenshot
+(the pictures in docs/ come from it).
 """
 
 from __future__ import annotations

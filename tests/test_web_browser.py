@@ -1,8 +1,8 @@
 """The web page in Debian's Chromium (Playwright), against a live server on 127.0.0.1: every
 view, a whole game following the hints, the keyboard, and a 360-pixel phone screen.
 
-Screenshots of each view go to ``$COINROW_SCREENSHOTS`` when set (look at them), else to a
-temporary directory. The tests skip only when Chromium is missing outside CI.
+Screenshots of each view are taken when ``$COINROW_SCREENSHOTS`` says where to keep them (look
+at them). The tests skip only when Chromium is missing outside CI.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js
+from conftest import CHROMIUM, keep_screenshot, wait_js
 
 from coinrow import Table, solve
 
@@ -53,7 +53,7 @@ def test_solve_view_and_share_link(app_page: Any, live_url: str, shots: Path) ->
     assert [chips.nth(k).get_attribute("class") for k in range(6)] == [
         "first", "second", "second", "first", "second", "first"
     ]  # fmt: skip
-    page.screenshot(path=str(shots / "web-solve.png"), full_page=True)
+    keep_screenshot(page, shots, "web-solve.png")
     link = page.get_attribute("#share-link", "href")
     assert link is not None and "coins=3%202%202%203%201%202" in link
     page.goto(live_url + "#solve?coins=0.1%2C0.2%2C0.3")  # a shared link opens the row
@@ -86,7 +86,7 @@ def test_explore_cells_match_the_table(app_page: Any, live_url: str, shots: Path
     assert page.locator("#explore-triangle g.cell.selected").count() == 1  # kept on redraw
     top = page.locator('#explore-triangle g.cell[data-i="0"][data-j="7"]')
     assert top.get_attribute("data-value") == str(solve(row).first_total)
-    page.screenshot(path=str(shots / "web-explore.png"), full_page=True)
+    keep_screenshot(page, shots, "web-explore.png")
 
 
 #: The seats' values in the Play view's seat selector.
@@ -141,7 +141,7 @@ def test_play_a_whole_game_following_the_hints(
         "#play-summary"
     )
     if seat == "first":
-        page.screenshot(path=str(shots / "web-play.png"), full_page=True)
+        keep_screenshot(page, shots, "web-play.png")
 
 
 def test_play_with_the_keyboard(app_page: Any, live_url: str) -> None:
@@ -187,7 +187,7 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
         page.keyboard.press("ArrowRight")  # step 12: coins 1..3, all four F terms filled
     formula = " ".join(page.text_content("#learn-formula").split())
     assert "= max(8 + min(3, 15), 3 + min(15, 8)) = max(11, 11) = 11" in formula
-    page.screenshot(path=str(shots / "web-learn.png"), full_page=True)
+    keep_screenshot(page, shots, "web-learn.png")
     page.click("#learn-end")
     last = page.locator('#learn-triangle g.cell[data-i="0"][data-j="5"]')
     assert "pending" not in (last.get_attribute("class") or "")
@@ -213,7 +213,7 @@ def test_learn_steps_to_the_end(app_page: Any, live_url: str, shots: Path) -> No
     assert tree.first.text_content() == f"M(1,6) = {solve(row).margin}"
     page.click("#learn-prev")
     assert page.locator("#learn-tree li.later").count() == 1
-    page.screenshot(path=str(shots / "web-learn-memo.png"), full_page=True)
+    keep_screenshot(page, shots, "web-learn-memo.png")
 
 
 def test_phone_width_has_no_horizontal_scrolling(app_page: Any, live_url: str, shots: Path) -> None:
@@ -234,7 +234,7 @@ def test_phone_width_has_no_horizontal_scrolling(app_page: Any, live_url: str, s
             page.click("#learn-end")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 360, f"{view} is {width} px wide"
-        page.screenshot(path=str(shots / f"web-{view}-360.png"), full_page=True)
+        keep_screenshot(page, shots, f"web-{view}-360.png")
 
 
 # --- issue 14: the defects, each reproduced by its steps ----------------------------------------

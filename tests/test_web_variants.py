@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, check_views_with_axe, wait_js
+from conftest import CHROMIUM, check_views_with_axe, keep_screenshot, wait_js
 
 from coinrow import Rules, Table, solve
 from coinrow.engines.variants import circular_margins
@@ -57,7 +57,7 @@ def test_misere_solve_from_the_selector(app_page: Any, live_url: str, shots: Pat
         f"The {expected.outcome} player wins, taking {by} less."
     )
     assert "rules=misere" in page.url  # the rules are kept in the address
-    page.screenshot(path=str(shots / "web-variant-misere.png"), full_page=True)
+    keep_screenshot(page, shots, "web-variant-misere.png")
     page.reload()  # ... so a reload (or a shared link) opens the same view
     page.wait_for_selector("#solve-variant:not([hidden])")
     assert page.input_value("#rules") == "misere"
@@ -125,7 +125,7 @@ def test_pizza_ring_with_the_keyboard(app_page: Any, live_url: str, shots: Path)
     assert info.startswith(f"slice {focused}: {row[int(focused)]}; eaten first, the first player")
     selected = page.locator(f"#solve-ring g.slice[data-slice='{focused}']")
     assert "selected" in (selected.get_attribute("class") or "")
-    page.screenshot(path=str(shots / "web-variant-pizza.png"), full_page=True)
+    keep_screenshot(page, shots, "web-variant-pizza.png")
 
 
 def test_explore_take_two_and_no_triangle(app_page: Any, live_url: str, shots: Path) -> None:
@@ -148,7 +148,7 @@ def test_explore_take_two_and_no_triangle(app_page: Any, live_url: str, shots: P
     assert info.startswith("Selected: ")
     assert f"{' '.join(table.moves_of(1, 4))}" in info
     assert "cell=1%2C4" in page.url and "rules=take%3A2" in page.url
-    page.screenshot(path=str(shots / "web-variant-explore-take2.png"), full_page=True)
+    keep_screenshot(page, shots, "web-variant-explore-take2.png")
     page.reload()  # the selected cell and the rules come back from the address
     page.wait_for_selector("#explore-triangle g.cell.selected")
     page.select_option("#rules", "circular")
