@@ -29,6 +29,7 @@ import itertools
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -410,6 +411,7 @@ def main() -> None:
     )
     for error in stats.errors[:5]:
         print("error:", error)
+    shutil.rmtree(folder, ignore_errors=True)  # the store and the logs (kept if a run fails)
 
 
 def check_store(
