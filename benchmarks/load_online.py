@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import itertools
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -112,6 +114,8 @@ class Stats:
         self.stop = float("inf")  # set when every table is seated
         self.start = 0.0
         self.seated = 0
+        self.playing = 0  # tables still playing
+        self.played = asyncio.Event()  # set when none is
         self.server_cpu = 0.0  # CPU seconds the server processes used while timed
         self.client_cpu = 0.0  # and this load generator
         self.latencies: list[float] = []
@@ -122,6 +126,10 @@ class Stats:
         self.moves = 0
         self.errors: list[str] = []
         self.acked: dict[str, list[tuple[int, str]]] = {}  # game: moves acknowledged
+        # the load generator's own stalls while timed (a stall here would be counted as the
+        # server's latency): its event loop's lateness, and its garbage collections
+        self.client_lag: list[float] = []
+        self.client_gc: list[float] = []
 
 
 async def seat_socket(port: int, game: str, token: str, board: bool) -> ClientConnection:
@@ -154,15 +162,16 @@ async def play_games(
         await seat_socket(ports[1], game, tokens[1], board),
     ]
     stats.seated += 1
+    stats.playing += 1
     await ready.wait()
     await asyncio.sleep(offset)  # the tables start at random moments
     try:
         while time.perf_counter() < stats.stop:
             stats.acked.setdefault(game, [])
             for number in range(len(COINS)):
-                if time.perf_counter() >= stats.stop:
-                    return
                 await asyncio.sleep(think)
+                if time.perf_counter() >= stats.stop:
+                    return  # no move is sent after the timed run
                 seat = number % 2
                 mover, other = sockets[seat], sockets[1 - seat]
                 began = time.perf_counter()
@@ -209,8 +218,36 @@ async def play_games(
             f"{game}: {type(error).__name__}: {error} at {time.perf_counter() - stats.stop:+.1f} s"
         )
     finally:
+        # every table closes its sockets only once all have stopped playing: a thousand
+        # sockets closing at once is work for the server, and the moves still in flight
+        # at the stop would be timed through it
+        stats.playing -= 1
+        if not stats.playing:
+            stats.played.set()
+        await stats.played.wait()
         for ws in sockets:
             await ws.close()
+
+
+def _timer(pauses: list[float]) -> Any:
+    """A ``gc.callbacks`` entry appending each collection's pause (seconds) to ``pauses``."""
+    began = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            began[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - began[0])
+
+    return timed
+
+
+async def watch_lag(stats: Stats, every: float = 0.01) -> None:
+    """How late the load generator's event loop wakes from a ``every`` s sleep, while timed."""
+    while time.perf_counter() < stats.stop:
+        asked = time.perf_counter()
+        await asyncio.sleep(every)
+        stats.client_lag.append(time.perf_counter() - asked - every)
 
 
 async def run(
@@ -235,12 +272,29 @@ async def run(
     while stats.seated < games and not any(t.done() for t in tables):
         await asyncio.sleep(0.05)  # every table seated (seating is not timed)
     seated = sum(memory_kib(pid)[0] for pid in pids)
+    # The load generator holds 2N sockets in one process: a full collection of its heap
+    # (a quarter of a second at 500 games) would stall every table at once and be counted as
+    # the server's latency. Its seating garbage is collected now, what is left frozen, and
+    # no cyclic collection runs while timed (bounded: seconds of moves); its loop's own
+    # lateness is measured and reported, so a stall of the client is seen, not hidden.
+    gc.collect()
+    gc.freeze()
+    gc.disable()
+    timer = _timer(stats.client_gc)
+    gc.callbacks.append(timer)
     cpu = sum(cpu_seconds(pid) for pid in pids)
     stats.start = time.perf_counter()
     stats.stop = stats.start + seconds
     client_cpu = time.process_time()
     ready.set()
-    await asyncio.gather(*tables)
+    lateness = asyncio.create_task(watch_lag(stats))
+    try:
+        await asyncio.gather(*tables)
+    finally:
+        await lateness
+        gc.callbacks.remove(timer)
+        gc.enable()
+        gc.unfreeze()
     stats.server_cpu = sum(cpu_seconds(pid) for pid in pids) - cpu
     stats.client_cpu = time.process_time() - client_cpu
     memory = {
@@ -309,7 +363,9 @@ def main() -> None:
     lost, duplicated, games_checked = check_store(args, folder, stats, store)
     if args.redis:
         end(processes[0])
-    cuts = statistics.quantiles(stats.latencies, n=100) if len(stats.latencies) > 1 else [0.0] * 99
+    many = len(stats.latencies) > 1
+    cuts = statistics.quantiles(stats.latencies, n=100) if many else [0.0] * 99
+    tail = statistics.quantiles(stats.latencies, n=1000)[998] if many else 0.0
     print(
         f"{args.games} games x 2 sockets, think {args.think:g} s, "
         f"{'--redis' if args.redis else 'SQLite'}, {2 if args.redis or args.two else 1} "
@@ -319,7 +375,8 @@ def main() -> None:
     )
     print(
         f"{stats.moves} moves in {args.seconds:g} s ({stats.moves / args.seconds:.0f}/s): "
-        f"latency p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms; "
+        f"latency p50 {cuts[49] * 1000:.1f} ms, p99 {cuts[98] * 1000:.1f} ms "
+        f"(p99.9 {tail * 1000:.0f} ms, most {max(stats.latencies, default=0) * 1000:.0f} ms); "
         f"{stats.bytes_in / max(1, stats.event_frames):.0f} bytes per event frame (before "
         f"compression); "
         f"errors {len(stats.errors)}"
@@ -330,6 +387,13 @@ def main() -> None:
         f"(a core would serve about {1000 / max(cpu_ms, 1e-9):.0f} moves a second); "
         f"the load generator used {stats.client_cpu:.1f} s"
     )
+    if stats.client_lag:
+        lag = statistics.quantiles(stats.client_lag, n=100)
+        print(
+            f"the load generator's own event loop: late p99 {lag[98] * 1000:.1f} ms, most "
+            f"{max(stats.client_lag) * 1000:.0f} ms; {len(stats.client_gc)} garbage collections "
+            f"while timed ({sum(stats.client_gc) * 1000:.0f} ms)"
+        )
     if stats.latencies:
         slow = sorted(zip(stats.latencies, stats.when, strict=True), reverse=True)
         slow = slow[: max(1, len(slow) // 100)]
@@ -347,6 +411,7 @@ def main() -> None:
     )
     for error in stats.errors[:5]:
         print("error:", error)
+    shutil.rmtree(folder, ignore_errors=True)  # the store and the logs (kept if a run fails)
 
 
 def check_store(

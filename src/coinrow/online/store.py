@@ -40,7 +40,7 @@ POLL_SECONDS = 0.05
 FEED_KEPT = 100_000
 
 #: Seconds between the write-ahead log's checkpoints (made by the watcher thread, not by a
-#: move's commit, so no move waits for the database file to be synced).
+#: move's commit, so no move waits for the bulk of the copy; see ``SqliteStore._checkpoint``).
 CHECKPOINT_SECONDS = 1.0
 
 
@@ -248,12 +248,25 @@ class SqliteStore:
                     clock = time.monotonic()
                     if self._appends != appends and clock - checkpointed >= CHECKPOINT_SECONDS:
                         checkpointed, appends = clock, self._appends
-                        reader.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                        self._checkpoint(reader)
                 except Exception:  # a busy file or a listener's failure: the next look retries
                     if self._closed.is_set():
                         return
         finally:
             reader.close()
+
+    def _checkpoint(self, reader: sqlite3.Connection) -> tuple[int, int, int]:
+        """Copy the write-ahead log into the database so that the next append starts the log
+        over: the bulk while this process's moves go on, then the frames written meanwhile
+        with its writer held (a few frames: a tenth of a millisecond typically). Without the
+        second step, under a steady stream of moves each checkpoint ended behind the last
+        commit and the log never started over: it grew by about 3,000 pages (12 MiB) a
+        second at 500 moves a second. Returns the second step's (busy, frames in the log,
+        frames checkpointed) (O(frames written since the last checkpoint))."""
+        reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        with self._lock:
+            busy, log, done = reader.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return int(busy), int(log), int(done)
 
     def _deliver(self, reader: sqlite3.Connection, fed: int) -> int:
         """Announce the events other processes stored after feed row ``fed`` to this

@@ -17,8 +17,9 @@ bodies over the size limit are refused with 413 before they are read.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+import gc
+from collections.abc import AsyncIterator, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -56,6 +57,33 @@ __all__ = [
 ]
 
 
+#: The cyclic garbage collector's thresholds while a server runs (Python's: 700, 10, 10): a
+#: young collection after 10,000 more container objects, not 700, so the garbage of a move
+#: dies young instead of filling the old generation (measured with 500 live games: no full
+#: collection in 120 s; with Python's thresholds, full collections of 100-230 ms of CPU in
+#: every 30-second run).
+GC_THRESHOLDS = (10_000, 10, 10)
+
+
+@contextmanager
+def _settled_heap() -> Iterator[None]:
+    """While the app runs: its start-up garbage collected and what is left frozen (modules,
+    classes, the routes: :func:`gc.freeze`), so no later collection traverses it, and
+    :data:`GC_THRESHOLDS`; Python's settings again when it stops (a test process goes on).
+    A full collection pauses the event loop in proportion to the objects it traverses, and
+    Python's thresholds promote each move's short-lived objects to the old generation,
+    whose growth triggers full collections (O(objects) once)."""
+    before = gc.get_threshold()
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)
+
+
 def worker_app(limits: Limits) -> FastAPI:
     """The app a worker process runs: the same limits, everything answered in the process
     (O(1)); the host was checked by the server process that sent the request."""
@@ -86,7 +114,8 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         die_with_parent()  # a server process of `coinrow serve --workers N` ends with it
-        yield
+        with _settled_heap():
+            yield
         if pool is not None:
             pool.close()
 
