@@ -109,6 +109,17 @@ def wait_js(page: Any, expression: str, *, timeout: float = 10.0) -> None:
             raise AssertionError(f"not true after {timeout:g} s: {expression}")
 
 
+def play_state(page: Any) -> str:
+    """Play's state once it has one a person can act on or read (``your-turn``, ``over``,
+    ``review``, ``unplayable`` or ``error``: ``#view-play``'s ``data-state``)."""
+    wait_js(
+        page,
+        "['your-turn', 'over', 'review', 'unplayable', 'error']"
+        ".includes(document.querySelector('#view-play').dataset.state)",
+    )
+    return str(page.get_attribute("#view-play", "data-state"))
+
+
 def track_requests(page: Any) -> None:
     """Count the page's requests started and those still open, for :func:`settle`."""
     seen = {"started": 0, "open": 0}

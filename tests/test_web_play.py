@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, wait_js
+from conftest import CHROMIUM, play_state, wait_js
 
 from coinrow import Game, Position, Rules
 from coinrow.review import evaluation
@@ -41,15 +41,6 @@ def shown(value: object) -> str:
 PAGE_TIMEOUT_MS = 15_000
 
 
-def state(page: Any) -> str:
-    wait_js(
-        page,
-        "['your-turn', 'over', 'review', 'unplayable', 'error']"
-        ".includes(document.querySelector('#view-play').dataset.state)",
-    )
-    return str(page.get_attribute("#view-play", "data-state"))
-
-
 def totals_on_page(page: Any) -> list[str]:
     cards = page.locator("#play-scores .score .points")
     return [cards.nth(k).text_content() for k in range(cards.count())]
@@ -64,11 +55,11 @@ def moves_on_page(page: Any) -> list[str]:
 def test_a_take_two_game_with_hints_undo_redo_review_and_link(app_page: Any, live_url: str) -> None:
     page, row, rules = app_page, [4, 9, 1, 7, 2, 8, 6, 3], "take:2"
     page.goto(live_url + "#play?coins=" + "%20".join(map(str, row)) + "&rules=take%3A2")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     assert page.input_value("#rules") == "take" and page.input_value("#rules-param") == "2"
     labels = [b.get_attribute("data-move") for b in page.locator("#play-choices button").all()]
     assert labels == list(Position.start(row, rules=rules).legal_moves())
-    while state(page) == "your-turn":  # follow the hints; the computer answers in the call
+    while play_state(page) == "your-turn":  # follow the hints; the computer answers in the call
         played = moves_on_page(page)
         position = Game(row, played, rules=rules).position
         page.click("#play-hint")
@@ -94,7 +85,7 @@ def test_a_take_two_game_with_hints_undo_redo_review_and_link(app_page: Any, liv
 
     page.click("#play-undo")  # back before my last move; the line is kept for redo
     wait_js(page, f"document.querySelector('#play-moves [aria-current]').dataset.ply < {len(line)}")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     ply = int(page.get_attribute("#play-moves [aria-current]", "data-ply"))
     assert totals_on_page(page) == [shown(t) for t in Game(row, line[:ply], rules=rules).totals]
     page.click("#play-redo")
@@ -131,7 +122,7 @@ def test_each_move_is_one_api_call(app_page: Any, live_url: str) -> None:
         address = "#play?coins=" + "%20".join(map(str, row)) + f"&rules={rules}"
         page.goto("about:blank")  # a new page load: no game of this page is discarded
         page.goto(live_url + address + "&opponent=greedy&seat=first")
-        assert state(page) == "your-turn"
+        assert play_state(page) == "your-turn"
         for move in range(3):
             calls.clear()
             page.locator("#play-choices button").first.click()
@@ -140,7 +131,7 @@ def test_each_move_is_one_api_call(app_page: Any, live_url: str) -> None:
                 "document.querySelectorAll('#play-moves button[data-ply]').length"
                 f" > {2 * move + 2}",
             )
-            assert state(page) == "your-turn"
+            assert play_state(page) == "your-turn"
             assert calls == ["POST api/play"], (rules, move, calls)
 
 
@@ -148,7 +139,7 @@ def test_each_move_is_one_api_call(app_page: Any, live_url: str) -> None:
 def test_the_pizza_on_the_librarys_ring_and_three_players(app_page: Any, live_url: str) -> None:
     page, row = app_page, [3, 1, 4, 1, 5, 9]
     page.goto(live_url + "#play?coins=" + "%20".join(map(str, row)) + "&rules=circular&seat=0")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     slices = page.locator("#play-ring svg.coinrow-ring g.slice.active")
     assert slices.count() == len(row)  # the library's ring; every slice may be eaten first
     page.focus("#play-ring g.slice[data-slice='5']")
@@ -159,7 +150,7 @@ def test_the_pizza_on_the_librarys_ring_and_three_players(app_page: Any, live_ur
     assert totals_on_page(page) == [str(t) for t in Game(row, line, rules="circular").totals]
     page.goto(live_url + "#play?coins=1%202%203%204%205%206%207&rules=players%3A3&seat=1&hide=0")
     wait_js(page, "document.querySelectorAll('#play-scores .score').length === 3")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     assert len(moves_on_page(page)) == 1  # player 1, the computer, opened
     assert page.is_hidden("#play-chart-box")  # a margin needs two players
     assert "no table of subgames" in page.text_content("#play-picture-note")
@@ -169,13 +160,13 @@ def test_the_pizza_on_the_librarys_ring_and_three_players(app_page: Any, live_ur
 def test_friends_and_a_rule_without_positions(app_page: Any, live_url: str) -> None:
     page = app_page
     page.goto(live_url + "#play?coins=8%2015%203%207&rules=misere&opponent=friend")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     for move in range(4):
         page.keyboard.press("ArrowLeft")
         wait_js(
             page, f"document.querySelectorAll('#play-moves button[data-ply]').length > {move + 1}"
         )
-        state(page)
+        play_state(page)
     wait_js(page, "document.querySelector('#view-play').dataset.state === 'over'")
     assert moves_on_page(page) == ["L", "L", "L", "L"]  # every seat moved by hand
     hidden = page.eval_on_selector(
@@ -187,7 +178,7 @@ def test_friends_and_a_rule_without_positions(app_page: Any, live_url: str) -> N
     expected = "your-turn" if playable else "unplayable"
     # the finished game's state shows until the new one is read: wait for the new game's
     wait_js(page, f"document.querySelector('#view-play').dataset.state === '{expected}'")
-    assert state(page) == expected
+    assert play_state(page) == expected
 
 
 # --- the page's JavaScript ------------------------------------------------------------------

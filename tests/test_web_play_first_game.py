@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CHROMIUM, CONTROLS, settle, wait_js
+from conftest import CHROMIUM, CONTROLS, play_state, settle, wait_js
 
 from coinrow import Game
 from coinrow.analysis import analyze
@@ -27,15 +27,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 ROW = "8%2015%203%207%209%202%206%204"
-
-
-def state(page: Any) -> str:
-    wait_js(
-        page,
-        "['your-turn', 'over', 'review', 'unplayable', 'error']"
-        ".includes(document.querySelector('#view-play').dataset.state)",
-    )
-    return str(page.get_attribute("#view-play", "data-state"))
 
 
 def played(page: Any) -> list[str]:
@@ -49,7 +40,7 @@ def take(page: Any, side: str, *, tap: bool = False) -> None:
     coin = page.locator(f'#play-board button.end[data-move="{side}"]')
     coin.tap() if tap else coin.click()
     wait_js(page, f"document.querySelectorAll('#play-board .taken').length > {before}")
-    state(page)
+    play_state(page)
 
 
 def fresh(page: Any, live_url: str, address: str) -> None:
@@ -94,7 +85,7 @@ def test_defect_4_play_defaults_suit_a_first_game(desk: Any, live_url: str) -> N
     page = desk
     fresh(page, live_url, "#")
     page.click("#view-home button[data-go='play']")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     options = page.eval_on_selector_all("#play-strategy option", "os => os.map(o => o.text)")
     levels = options[:-1]  # the last is friends on this device
     chosen = page.eval_on_selector("#play-strategy", "s => s.selectedOptions[0].text")
@@ -104,9 +95,9 @@ def test_defect_4_play_defaults_suit_a_first_game(desk: Any, live_url: str) -> N
     assert not page.locator("#play-chart-box").is_visible()  # no empty chart
     words = visible_words(page, "#view-play")
     assert "wins by" not in words and "best play from here" not in words
-    while state(page) == "your-turn":
+    while play_state(page) == "your-turn":
         take(page, "L")
-    assert state(page) == "over"  # the game ended: now every result shows
+    assert play_state(page) == "over"  # the game ended: now every result shows
     assert page.locator("#play-triangle svg").is_visible()
     assert page.locator("#play-chart svg").is_visible()
     assert page.locator("#play-scores .sub").first.is_visible()
@@ -118,7 +109,7 @@ def test_defect_4_play_defaults_suit_a_first_game(desk: Any, live_url: str) -> N
 def test_defect_3_hide_evaluation_hides_every_result(desk: Any, live_url: str) -> None:
     page = desk
     fresh(page, live_url, f"#play?coins={ROW}&opponent=optimal&seat=first&hide=0")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     page.wait_for_selector("#play-triangle svg")
     assert "wins by" in visible_words(page, "#view-play")  # shown: the triangle's title
     page.check("#play-hide-eval")  # the steps: hide it, then a hint, then play on
@@ -137,7 +128,7 @@ def test_defect_3_hide_evaluation_hides_every_result(desk: Any, live_url: str) -
     # the pizza is its own board: its slices stay, their margins and the best slice go
     page.goto(live_url + "#play?coins=3%201%204%201%205%209&rules=circular&seat=0&hide=1")
     page.wait_for_selector("#play-ring g.slice.active")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     words = visible_words(page, "#view-play")
     assert "slice 5: 9" in words
     assert "margin" not in words and "gets" not in words and "best first slice" not in words
@@ -151,7 +142,7 @@ def test_defect_2_changing_the_opponent_or_seat_mid_game_asks_first(
 ) -> None:
     page = desk
     fresh(page, live_url, f"#play?coins={ROW}&opponent=greedy&seat=first")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     take(page, "L")
     line = played(page)
     address = page.url
@@ -197,7 +188,7 @@ def test_defect_2_a_new_row_or_rules_mid_game_asks_first_on_a_phone(
 ) -> None:
     page = phone
     fresh(page, live_url, f"#play?coins={ROW}&opponent=greedy&seat=first")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     take(page, "R", tap=True)
     line, address = played(page), page.url
     page.fill("#coins", "1 2 3")
@@ -240,12 +231,12 @@ def test_defect_5_play_on_a_phone(phone: Any, live_url: str) -> None:
     fresh(page, live_url, "#")
     page.wait_for_selector("#view-home:not([hidden])")
     page.tap("#view-home button[data-go='play']")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     settle(page)  # the scroll that brings the board on screen
     board = page.locator("#play-board").bounding_box()
     assert board["y"] >= 0 and board["y"] + board["height"] <= 740, board
     page.goto(live_url + "#play?coins=5%203%207%2010%202%208%206%201%209%204&seat=first")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     coins = page.locator("#play-board button.coin")
     boxes = [coins.nth(k).bounding_box() for k in range(coins.count())]
     assert len(boxes) == 10
@@ -280,7 +271,7 @@ def test_defect_13_every_play_and_solve_control_is_44_px(phone: Any, live_url: s
         if tiny:
             small[name] = tiny
 
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     take(page, "L", tap=True)
     take(page, "L", tap=True)
     measure("play-mid-game")
@@ -290,7 +281,7 @@ def test_defect_13_every_play_and_solve_control_is_44_px(phone: Any, live_url: s
     page.tap("#play-confirm-keep")
     page.tap("#play-import-open")
     measure("play-import")
-    while state(page) == "your-turn":
+    while play_state(page) == "your-turn":
         take(page, "R", tap=True)
     page.wait_for_selector("#play-analysis:not([hidden])")
     measure("play-over")
@@ -316,12 +307,12 @@ def test_defect_15_chart_axes_and_the_words_of_a_perfect_game(desk: Any, live_ur
     # You move second on an even row against Perfect and play only best moves: you lose,
     # and are told you played perfectly (the library's words).
     fresh(page, live_url, "#play?coins=8%2015%203%207&opponent=optimal&seat=second&hide=0")
-    while state(page) == "your-turn":
+    while play_state(page) == "your-turn":
         page.click("#play-hint")
         before = page.locator("#play-board .taken").count()
         page.locator("#play-board button.hinted").first.click()
         wait_js(page, f"document.querySelectorAll('#play-board .taken').length > {before}")
-    assert state(page) == "over" and "Computer wins" in page.text_content("#play-status")
+    assert play_state(page) == "over" and "Computer wins" in page.text_content("#play-status")
     line = "".join(played(page))
     summary = page.text_content("#play-summary")
     assert "You played perfectly" in summary
@@ -353,18 +344,18 @@ def test_defect_15_chart_axes_and_the_words_of_a_perfect_game(desk: Any, live_ur
 def test_past_games_are_kept_listed_resumed_and_deleted(desk: Any, live_url: str) -> None:
     page = desk
     fresh(page, live_url, f"#play?coins={ROW}&opponent=greedy&seat=first")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     take(page, "L")
     line = played(page)
     page.goto(live_url + "#play?coins=1%202%203%204&opponent=greedy&seat=first")
     wait_js(page, "document.querySelectorAll('#play-board button.coin').length === 4")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     take(page, "R")
     spoilt = "[...JSON.parse(localStorage.getItem('coinrow.games')), {id: 5}, 'x', {id: 'y'}]"
     page.evaluate(f"localStorage.setItem('coinrow.games', JSON.stringify({spoilt}))")
     page.goto("about:blank")  # the browser closed and opened again
     page.goto(live_url + "#play?coins=5%206")
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     page.evaluate("document.querySelector('#play-saved-box').open = true")
     games = page.locator("#play-saved li")
     assert games.count() == 2
@@ -375,7 +366,7 @@ def test_past_games_are_kept_listed_resumed_and_deleted(desk: Any, live_url: str
         f"document.querySelectorAll('#play-moves button[data-ply]').length === {len(line) + 1}",
     )
     assert played(page) == line and page.input_value("#coins") == "8 15 3 7 9 2 6 4"
-    assert state(page) == "your-turn"
+    assert play_state(page) == "your-turn"
     take(page, "L")  # the resumed game goes on, kept in the same entry
     page.evaluate("document.querySelector('#play-saved-box').open = true")
     assert page.locator("#play-saved li").count() == 2
