@@ -28,7 +28,7 @@ def rows(alphabet: tuple[int, ...], longest: int) -> itertools.chain[tuple[int, 
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_front_agrees_with_the_oracle_on_every_small_row(k: int) -> None:
-    rules, search = Rules.parse(f"front:{k}"), oracle.Front(k)
+    rules, search = Rules.parse(f"front:{k}"), oracle.TwoPlayer("front", k)
     for coins in rows((-1, 0, 2), 8):
         best, firsts = search(coins)
         solved = solve(coins, rules=rules)

@@ -27,20 +27,23 @@ class TwoPlayer:
 
     kind: plain (own coins minus the other's), misere (the other's coins minus own), svii
     (points: the sum of the coins left after each own move, minus the other's), take (take 1
-    to ``take`` coins, None: any, from one end), both (L, R or both ends).
+    to ``take`` coins, None: any, from one end), front (take 1 to ``take`` coins from the
+    front only), both (L, R or both ends).
     """
 
     def __init__(self, kind: str, take: int | None = 1) -> None:
-        assert kind in ("plain", "misere", "svii", "take", "both"), kind
+        assert kind in ("plain", "misere", "svii", "take", "front", "both"), kind
         self.kind, self.take = kind, take
         self.margins: dict[tuple[Number, ...], Number] = {(): 0}
 
     def moves(self, row: tuple[Number, ...]) -> list[tuple[str, tuple[Number, ...], Number]]:
         """(text, the coins left, the mover's score) of every move from ``row``."""
         kind = self.kind
-        if kind == "take":
+        if kind in ("take", "front"):
             most = len(row) if self.take is None else min(self.take, len(row))
             lefts = [(f"L{c}", row[c:], sum(row[:c])) for c in range(1, most + 1)]
+            if kind == "front":
+                return lefts
             rights = [(f"R{c}", row[:-c], sum(row[-c:])) for c in range(1, most + 1)]
             return lefts + rights
         result = [("L", row[1:], row[0]), ("R", row[:-1], row[-1])]
@@ -173,41 +176,12 @@ def players(coins: Sequence[Number], p: int, tie: str) -> tuple[Number, ...]:
     return Players(p, tie)(coins)
 
 
-class Front:
-    """Take 1 to ``k`` coins from the front of the row only; each wants the largest total
-    (LeetCode 1406 with k = 3, LintCode 395 with k = 2). A position is the tuple of coins
-    left, shared between every row asked about; moves are named ``L1`` to ``Lk``."""
-
-    def __init__(self, k: int) -> None:
-        self.k = k
-        self.margins: dict[tuple[Number, ...], Number] = {(): 0}
-
-    def moves(self, row: tuple[Number, ...]) -> list[tuple[str, tuple[Number, ...], Number]]:
-        """(text, the coins left, the coins taken's sum) of every move from ``row``."""
-        return [(f"L{c}", row[c:], sum(row[:c])) for c in range(1, min(self.k, len(row)) + 1)]
-
-    def margin(self, row: tuple[Number, ...]) -> Number:
-        """The mover's total minus the other's with best play by both from ``row``."""
-        known = self.margins.get(row)
-        if known is None:
-            known = self.margins[row] = max(
-                taken - self.margin(left) for _, left, taken in self.moves(row)
-            )
-        return known
-
-    def __call__(self, coins: Sequence[Number]) -> tuple[Number, dict[str, Number]]:
-        """The mover's margin of the whole row and each first move's margin."""
-        row = tuple(coins)
-        if not row:
-            return 0, {}
-        firsts = {text: taken - self.margin(left) for text, left, taken in self.moves(row)}
-        return max(firsts.values()), firsts
-
-
 def front(coins: Sequence[Number], k: int) -> tuple[Number, dict[str, Number]]:
-    """The mover's margin (own total minus the other's) of the whole row and each first
-    move's margin under ``front:k``, by a search of its own (:class:`Front` shares one)."""
-    return Front(k)(coins)
+    """Take 1 to ``k`` coins from the front of the row only; each wants the largest total
+    (LeetCode 1406 with k = 3, LintCode 395 with k = 2): the mover's margin of the whole row
+    and each first move's margin, moves ``L1`` to ``Lk``, by a search of its own
+    (``TwoPlayer("front", k)`` shares one between rows)."""
+    return TwoPlayer("front", k)(coins)
 
 
 def stone_game_ii(piles: Sequence[Number]) -> tuple[Number, Number]:
